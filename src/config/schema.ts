@@ -1,0 +1,155 @@
+import { z } from "zod";
+
+/**
+ * The one PiClaw configuration file (YAML). Every key has a default here and a description that
+ * `piclaw config doc` turns into the README's configuration reference, so the two cannot drift.
+ * Unknown keys are rejected: a typo must fail at start, not be silently ignored.
+ */
+
+const num = (min: number, max: number) => z.number().min(min).max(max);
+
+const logSchema = z
+  .strictObject({
+    level: z
+      .enum(["trace", "debug", "info", "warn", "error"])
+      .default("info")
+      .describe("Lowest level written."),
+    format: z
+      .enum(["auto", "human", "json"])
+      .default("auto")
+      .describe(
+        "`human` on a terminal, `json` lines otherwise (journald); `auto` picks by whether stdout is a TTY.",
+      ),
+  })
+  .describe("Logging.");
+
+const serverSchema = z
+  .strictObject({
+    host: z.string().min(1).default("127.0.0.1").describe("Address the HTTP server binds (MCP at /mcp)."),
+    port: z
+      .number()
+      .int()
+      .min(0)
+      .max(65535)
+      .default(8048)
+      .describe("TCP port (0 = any free port, for tests)."),
+  })
+  .describe("The HTTP server.");
+
+const rigSchema = z
+  .strictObject({
+    backend: z
+      .enum(["sim"])
+      .default("sim")
+      .describe("Which rig drives the phone: `sim` is the simulated rig."),
+  })
+  .describe("The physical (or simulated) rig.");
+
+const notificationSchema = z.strictObject({
+  afterSeconds: num(0, 86_400 * 30).describe("Seconds after start when the message arrives."),
+  from: z.string().min(1).max(60).describe("Sender shown in the banner and thread."),
+  text: z.string().min(1).max(500).describe("Message text."),
+});
+
+const simPhoneSchema = z
+  .strictObject({
+    model: z.enum(["iphone-6.1"]).default("iphone-6.1").describe("Phone geometry (6.1-inch: 1170×2532 px)."),
+    locale: z.enum(["en", "zh"]).default("en").describe("UI language of the simulated phone."),
+    passcode: z
+      .string()
+      .regex(/^\d{4,6}$/, "must be 4 to 6 digits")
+      .default("1234")
+      .describe("Passcode of the simulated phone (secret: never logged)."),
+    autoLockSeconds: num(0, 3600)
+      .default(0)
+      .describe("Screen sleeps after this many idle seconds (0 = never)."),
+    notifications: z
+      .array(notificationSchema)
+      .max(100)
+      .default([])
+      .describe("Messages that arrive on a schedule (banner, then badge)."),
+  })
+  .describe("The simulated phone.");
+
+const simPoseSchema = z
+  .strictObject({
+    centerXMm: num(0, 1000)
+      .default(150)
+      .describe("Screen centre on the bed, x (mm from the bed's left edge)."),
+    centerYMm: num(0, 1000)
+      .default(110)
+      .describe("Screen centre on the bed, y (mm from the bed's front edge)."),
+    rotationDeg: num(-10, 10)
+      .default(2.5)
+      .describe("Phone rotation on the bed, counter-clockwise seen from above."),
+    tiltXDeg: num(-5, 5)
+      .default(0.4)
+      .describe("Tilt about the phone's left–right axis (positive lifts the top)."),
+    tiltYDeg: num(-5, 5)
+      .default(-0.3)
+      .describe("Tilt about the phone's long axis (positive lifts the right edge)."),
+  })
+  .describe("Where the simulated phone lies on the bed.");
+
+const glareSchema = z
+  .strictObject({
+    enabled: z.boolean().default(false).describe("Draw a reflected light spot."),
+    xFrac: num(0, 1).default(0.62).describe("Glare centre, fraction of frame width."),
+    yFrac: num(0, 1).default(0.38).describe("Glare centre, fraction of frame height."),
+    radiusFrac: num(0.01, 1).default(0.09).describe("Glare radius, fraction of frame width."),
+    strength: num(0, 1).default(0.55).describe("Peak added brightness (0–1)."),
+  })
+  .describe("Glare spot.");
+
+const simCameraSchema = z
+  .strictObject({
+    width: z.number().int().min(64).max(4608).default(2304).describe("Default frame width (px)."),
+    height: z.number().int().min(64).max(2592).default(1296).describe("Default frame height (px)."),
+    framerate: num(0.1, 120).default(30).describe("Default frames per second of the stream."),
+    heightMm: num(60, 600).default(190).describe("Camera lens height above the bed."),
+    offsetXMm: num(-200, 200).default(0).describe("Camera position relative to the phone's pose centre, x."),
+    offsetYMm: num(-200, 200).default(0).describe("Camera position relative to the phone's pose centre, y."),
+    yawDeg: num(-180, 180)
+      .default(90)
+      .describe("Camera rotation about the vertical (90 = phone lengthwise on the sensor)."),
+    pitchDeg: num(-15, 15).default(1.5).describe("Camera tilt (perspective), about its horizontal axis."),
+    rollDeg: num(-15, 15).default(-1).describe("Camera tilt (perspective), about its vertical image axis."),
+    noise: num(0, 5).default(1).describe("Sensor noise scale (0 = none, 1 = realistic)."),
+    vignetting: num(0, 1).default(0.35).describe("Corner darkening strength."),
+    glare: glareSchema.prefault({}),
+    parkXMm: num(-500, 1500).default(290).describe("Bed x where the stylus carriage parks."),
+    parkYMm: num(-500, 1500).default(200).describe("Bed y where the stylus carriage parks."),
+  })
+  .describe("The simulated overhead camera.");
+
+const simSchema = z
+  .strictObject({
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31)
+      .default(1)
+      .describe("Seed for all simulated noise."),
+    phone: simPhoneSchema.prefault({}),
+    pose: simPoseSchema.prefault({}),
+    camera: simCameraSchema.prefault({}),
+  })
+  .describe("The simulated rig (used when rig.backend is `sim`, and by `piclaw sim`).");
+
+export const configSchema = z.strictObject({
+  stateDir: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "State directory. Default: `$STATE_DIRECTORY` under systemd, else `/var/lib/piclaw` under systemd, else `~/.piclaw`.",
+    ),
+  log: logSchema.prefault({}),
+  server: serverSchema.prefault({}),
+  rig: rigSchema.prefault({}),
+  sim: simSchema.prefault({}),
+});
+
+export type PiclawConfig = z.infer<typeof configSchema>;
+export type SimConfig = PiclawConfig["sim"];
