@@ -121,13 +121,21 @@ export class Logger {
   }
 }
 
-/** A logger for the process: format `auto` resolves to human on a TTY, JSON otherwise. */
-export function processLogger(level: LogLevel, format: "auto" | LogFormat, env: NodeJS.ProcessEnv): Logger {
-  const resolved: LogFormat = format === "auto" ? (process.stdout.isTTY ? "human" : "json") : format;
+/**
+ * A logger for the process, writing to `stream` (stdout by default; stderr for programs whose stdout
+ * carries data). Format `auto` resolves to human on a TTY, JSON otherwise.
+ */
+export function processLogger(
+  level: LogLevel,
+  format: "auto" | LogFormat,
+  env: NodeJS.ProcessEnv,
+  stream: NodeJS.WriteStream = process.stdout,
+): Logger {
+  const resolved: LogFormat = format === "auto" ? (stream.isTTY ? "human" : "json") : format;
   return Logger.create({
     level,
     format: resolved,
-    sink: { write: (line) => process.stdout.write(line) },
+    sink: { write: (line) => stream.write(line) },
     now: () => Date.now(),
     syslogPrefix: resolved === "json" && Boolean(env.JOURNAL_STREAM),
   });

@@ -1,0 +1,59 @@
+import { cpus } from "node:os";
+import { performance } from "node:perf_hooks";
+import { parseConfig } from "../src/config/load.js";
+import { Logger } from "../src/log/logger.js";
+import { SimRig } from "../src/sim/rig.js";
+import { ManualClock } from "../src/util/clock.js";
+
+/**
+ * Simulated rig benchmark: phone screen render and camera frame time. Prints medians; never fails on
+ * time. Usage: `npm run bench` (or `node dist/bench/run.js [samples]`).
+ */
+const samples = Math.max(20, Number(process.argv[2] ?? 20));
+
+function stats(values: number[]): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+  return `median ${at(0.5).toFixed(1)} ms  p10 ${at(0.1).toFixed(1)}  p90 ${at(0.9).toFixed(1)}  (n=${values.length})`;
+}
+
+async function time(fn: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+async function main(): Promise<void> {
+  const clock = new ManualClock();
+  const log = Logger.create({ level: "warn", format: "human", sink: process.stderr, now: () => clock.now() });
+  const config = parseConfig({});
+  const rig = new SimRig(config.sim, { clock, log });
+  await rig.start();
+  const { width, height } = config.sim.camera;
+
+  // Warm-up: font loading, sharp's thread pool, first-render caches.
+  await rig.phone.renderScreen();
+  await rig.captureFrame({ width, height });
+
+  const render: number[] = [];
+  const cameraFull: number[] = [];
+  const cameraSmall: number[] = [];
+  const both: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    clock.advance(60_000); // the status-bar clock changes, so the screen must be drawn again
+    render.push(await time(() => rig.phone.renderScreen()));
+    cameraFull.push(await time(() => rig.captureFrame({ width, height })));
+    cameraSmall.push(await time(() => rig.captureFrame({ width: 640, height: 480 })));
+    clock.advance(60_000);
+    both.push(await time(() => rig.captureFrame({ width, height })));
+  }
+  await rig.stop();
+  const cpu = cpus()[0]?.model ?? "unknown CPU";
+  process.stdout.write(`sim bench on ${cpus().length}× ${cpu}, node ${process.version}\n`);
+  process.stdout.write(`phone screen render (1170×2532, after a change): ${stats(render)}\n`);
+  process.stdout.write(`camera frame ${width}×${height} (screen cached):       ${stats(cameraFull)}\n`);
+  process.stdout.write(`camera frame 640×480 (screen cached):         ${stats(cameraSmall)}\n`);
+  process.stdout.write(`render + camera ${width}×${height} (per new frame):  ${stats(both)}\n`);
+}
+
+await main();

@@ -1,0 +1,91 @@
+import { mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { LoadedConfig } from "../config/load.js";
+import type { Logger } from "../log/logger.js";
+import { SimControlServer } from "../sim/control.js";
+import { SimRig } from "../sim/rig.js";
+import type { Clock } from "../util/clock.js";
+import { HttpService, json } from "./http.js";
+
+/**
+ * The PiClaw daemon: owns the rig and the servers. `start()` brings parts up in order and `stop()`
+ * tears them down in reverse, so a SIGTERM leaves no socket files or child processes behind.
+ */
+export class Daemon {
+  private rig: SimRig | null = null;
+  private http: HttpService | null = null;
+  private control: SimControlServer | null = null;
+  private startedAt = 0;
+  /** Where the public HTTP server listens once started. */
+  url: string | null = null;
+  /** The simulator's control socket (used by the rpicam stand-ins), once started. */
+  simSocket: string | null = null;
+
+  constructor(
+    private readonly loaded: LoadedConfig,
+    private readonly log: Logger,
+    private readonly clock: Clock,
+  ) {}
+
+  async start(): Promise<void> {
+    const { config, stateDir } = this.loaded;
+    this.startedAt = this.clock.now();
+    mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+    this.log.info("starting", {
+      configFile: this.loaded.path ?? "(defaults)",
+      stateDir,
+      rig: config.rig.backend,
+    });
+    this.log.addSecret(config.sim.phone.passcode);
+
+    const rig = new SimRig(config.sim, { clock: this.clock, log: this.log.child("sim") });
+    await rig.start();
+    this.rig = rig;
+
+    const runDir = join(stateDir, "run");
+    mkdirSync(runDir, { recursive: true, mode: 0o700 });
+    const socketPath = join(runDir, "sim.sock");
+    rmSync(socketPath, { force: true });
+    this.control = new SimControlServer(rig, this.log.child("sim.control"));
+    this.simSocket = await this.control.start(socketPath);
+    this.log.info("simulator control socket ready", {
+      socket: this.simSocket,
+      env: `PICLAW_SIM_SOCKET=${socketPath}`,
+    });
+
+    this.http = new HttpService(
+      {
+        "/healthz": async () =>
+          json({
+            status: "ok",
+            rig: config.rig.backend,
+            uptimeS: Math.round((this.clock.now() - this.startedAt) / 1000),
+          }),
+        "/sim/screen.png": async () => ({ contentType: "image/png", body: await rig.screenshot() }),
+        "/sim/frame.jpg": async (_req, url) => ({
+          contentType: "image/jpeg",
+          body: await rig.captureFrame(SimControlServer.settingsFromQuery(url, config.sim.camera)),
+        }),
+        "/sim/truth.json": async () => json(rig.truth()),
+      },
+      this.log.child("http"),
+    );
+    this.url = await this.http.start({ host: config.server.host, port: config.server.port });
+    this.log.info("serving", {
+      url: this.url,
+      endpoints: ["/healthz", "/sim/screen.png", "/sim/frame.jpg", "/sim/truth.json"],
+    });
+    this.log.info("ready");
+  }
+
+  async stop(): Promise<void> {
+    this.log.info("stopping");
+    await this.http?.stop();
+    this.http = null;
+    await this.control?.stop();
+    this.control = null;
+    await this.rig?.stop();
+    this.rig = null;
+    this.log.info("stopped");
+  }
+}

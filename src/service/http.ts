@@ -1,0 +1,83 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Logger } from "../log/logger.js";
+import { errorMessage, PiclawError } from "../util/errors.js";
+
+/**
+ * A small HTTP server with an exact-path route table, used both for the public server (TCP) and the
+ * simulator's control socket (a Unix socket). Handlers return a body; failures become JSON errors with
+ * the PiclawError code, and a handler that throws never takes the process down.
+ */
+export interface HttpReply {
+  status?: number;
+  contentType: string;
+  body: Buffer | string;
+}
+
+export type Handler = (req: IncomingMessage, url: URL) => Promise<HttpReply>;
+export type Routes = Record<string, Handler>;
+
+/** Where to listen: a TCP host/port or a Unix socket path. */
+export type ListenTarget = { host: string; port: number } | { socketPath: string };
+
+export class HttpService {
+  private server: Server | null = null;
+
+  constructor(
+    private readonly routes: Routes,
+    private readonly log: Logger,
+  ) {}
+
+  /** Listen; resolves with the bound address (`http://host:port` or the socket path). */
+  async start(target: ListenTarget): Promise<string> {
+    const server = createServer((req, res) => {
+      void this.handle(req, res);
+    });
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      if ("socketPath" in target) server.listen(target.socketPath, resolve);
+      else server.listen(target.port, target.host, resolve);
+    });
+    if ("socketPath" in target) return target.socketPath;
+    const addr = server.address() as AddressInfo;
+    const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
+    return `http://${host}:${addr.port}`;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const handler = this.routes[url.pathname];
+    try {
+      if (!handler)
+        throw new PiclawError("NOT_FOUND", `no such path: ${url.pathname}`, { path: url.pathname });
+      if (req.method !== "GET" && req.method !== "HEAD") {
+        throw new PiclawError("METHOD_NOT_ALLOWED", `${req.method} is not supported on ${url.pathname}`);
+      }
+      const reply = await handler(req, url);
+      res.writeHead(reply.status ?? 200, { "content-type": reply.contentType, "cache-control": "no-store" });
+      res.end(req.method === "HEAD" ? undefined : reply.body);
+    } catch (err) {
+      const code = err instanceof PiclawError ? err.code : "INTERNAL";
+      const status = STATUS[code] ?? (err instanceof PiclawError ? 400 : 500);
+      if (status >= 500) this.log.error("request failed", { path: url.pathname, err });
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { code, message: errorMessage(err) } }));
+    }
+  }
+}
+
+const STATUS: Record<string, number> = { NOT_FOUND: 404, METHOD_NOT_ALLOWED: 405, INTERNAL: 500 };
+
+/** JSON reply helper. */
+export function json(value: unknown, status = 200): HttpReply {
+  return { status, contentType: "application/json", body: `${JSON.stringify(value)}\n` };
+}

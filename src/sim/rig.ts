@@ -1,0 +1,115 @@
+import type { SimConfig } from "../config/schema.js";
+import type { Logger } from "../log/logger.js";
+import type { Clock } from "../util/clock.js";
+import {
+  type CaptureSettings,
+  DEFAULT_SIM_CAMERA_OPTIONS,
+  SimCamera,
+  type SimCameraOptions,
+} from "./camera/index.js";
+import { type PhoneTruth, SimPhone } from "./phone/index.js";
+import type { PhonePose } from "./pose.js";
+import { FontBook } from "./render/text.js";
+import { IPHONE_61 } from "./types.js";
+
+/** Bed position of the stylus carriage, or null when it is parked. */
+export type CarriagePosition = { xMm: number; yMm: number } | null;
+
+export interface SimRigDeps {
+  clock: Clock;
+  log: Logger;
+  /** Shared font book (loading fonts once per process). */
+  fonts?: FontBook;
+}
+
+/**
+ * The simulated rig: one phone lying on the bed at a known pose, seen by one overhead camera. The
+ * gantry (a later issue) moves the carriage with `setCarriage` and touches the phone's glass.
+ */
+export class SimRig {
+  private phoneInstance: SimPhone | null = null;
+  private cameraInstance: SimCamera | null = null;
+  private carriage: CarriagePosition = null;
+
+  constructor(
+    private readonly config: SimConfig,
+    private readonly deps: SimRigDeps,
+  ) {}
+
+  async start(): Promise<void> {
+    const { config, deps } = this;
+    const startMs = deps.clock.now();
+    const phone = new SimPhone({
+      clock: deps.clock,
+      fonts: deps.fonts ?? new FontBook(),
+      locale: config.phone.locale,
+      passcode: config.phone.passcode,
+      geometry: IPHONE_61,
+      autoLockMs: config.phone.autoLockSeconds * 1000,
+      notifications: config.phone.notifications.map((n) => ({
+        atMs: startMs + n.afterSeconds * 1000,
+        app: "messages" as const,
+        from: n.from,
+        text: n.text,
+      })),
+    });
+    this.phoneInstance = phone;
+    this.cameraInstance = new SimCamera({
+      source: phone,
+      pose: this.pose(),
+      camera: this.cameraOptions(),
+      seed: config.seed,
+      carriage: () => this.carriage,
+    });
+    deps.log.info("simulated rig ready", {
+      phone: config.phone.model,
+      locale: config.phone.locale,
+      pose: config.pose,
+      camera: `${config.camera.width}×${config.camera.height}@${config.camera.framerate}`,
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.phoneInstance = null;
+    this.cameraInstance = null;
+  }
+
+  get phone(): SimPhone {
+    if (!this.phoneInstance) throw new Error("SimRig not started");
+    return this.phoneInstance;
+  }
+
+  get camera(): SimCamera {
+    if (!this.cameraInstance) throw new Error("SimRig not started");
+    return this.cameraInstance;
+  }
+
+  /** The phone's true pose on the bed (ground truth for calibration tests). */
+  pose(): PhonePose {
+    return { ...this.config.pose };
+  }
+
+  setCarriage(position: CarriagePosition): void {
+    this.carriage = position;
+  }
+
+  captureFrame(settings: CaptureSettings): Promise<Buffer> {
+    return this.camera.capture(settings);
+  }
+
+  screenshot(): Promise<Buffer> {
+    return this.phone.screenshot();
+  }
+
+  truth(): PhoneTruth {
+    return this.phone.truth();
+  }
+
+  private cameraOptions(): SimCameraOptions {
+    const c = this.config.camera;
+    return {
+      ...DEFAULT_SIM_CAMERA_OPTIONS,
+      // mapped once the camera module's option names are final
+    } as SimCameraOptions;
+  }
+}

@@ -1,0 +1,59 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { spawnProjectBin, tempConfig, waitFor } from "../helpers/process.js";
+
+interface LogLine {
+  level: string;
+  ns: string;
+  msg: string;
+  [key: string]: unknown;
+}
+
+const parseLines = (text: string): LogLine[] =>
+  text
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as LogLine);
+
+describe("piclaw start (the daemon, as npm start runs it)", () => {
+  it("serves the simulated rig, logs what it serves, and stops cleanly on SIGTERM", async () => {
+    const { dir, configPath } = tempConfig(
+      (d) => `stateDir: ${d}\nserver: { port: 0 }\nsim: { phone: { passcode: "975310" } }\n`,
+    );
+    const proc = spawnProjectBin("bin/piclaw.js", ["start", "--config", configPath], { PICLAW_CONFIG: "" });
+    const serving = await waitFor(
+      () => parseLines(proc.stdout()).find((l) => l.msg === "serving"),
+      "the serving log line",
+    );
+    const url = String(serving.url);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+
+    const health = (await (await fetch(`${url}/healthz`)).json()) as { status: string };
+    expect(health.status).toBe("ok");
+    const frame = Buffer.from(await (await fetch(`${url}/sim/frame.jpg?width=640&height=360`)).arrayBuffer());
+    expect(await sharp(frame).metadata()).toMatchObject({ format: "jpeg", width: 640, height: 360 });
+    const bad = await fetch(`${url}/sim/frame.jpg?width=abc`);
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toContain("width");
+
+    const socket = join(dir, "run", "sim.sock");
+    expect(existsSync(socket)).toBe(true);
+    proc.child.kill("SIGTERM");
+    const { code } = await proc.exit;
+    expect(code).toBe(0);
+    const lines = parseLines(proc.stdout());
+    expect(lines.map((l) => l.msg)).toContain("stopped");
+    expect(existsSync(socket)).toBe(false);
+    expect(proc.stdout() + proc.stderr()).not.toContain("975310");
+  });
+
+  it("fails at start on an invalid config, naming the key path", async () => {
+    const { configPath } = tempConfig("server:\n  port: 99999\n");
+    const proc = spawnProjectBin("bin/piclaw.js", ["start", "--config", configPath]);
+    const { code } = await proc.exit;
+    expect(code).toBe(2);
+    expect(proc.stderr()).toMatch(/CONFIG_INVALID.*server\.port/);
+  });
+});
