@@ -1,0 +1,461 @@
+import type { Clock } from "../../util/clock.js";
+import { PiclawError } from "../../util/errors.js";
+import type { FontBook } from "../render/text.js";
+import {
+  IPHONE_61,
+  type PhoneGeometry,
+  type RawImage,
+  type ScreenElement,
+  type ScreenSource,
+  type TouchEvent,
+} from "../types.js";
+import { appBack, appSummary, buildApp } from "./apps/registry.js";
+import type { Ctx, Nav } from "./context.js";
+import { GESTURE_THRESHOLDS as T } from "./gesture-thresholds.js";
+import { type Gesture, GestureRecognizer, type SwipeGesture } from "./gestures.js";
+import { APP_TITLE } from "./icons.js";
+import { encodePng, rasterize, svgDocument } from "./render.js";
+import { Scene } from "./scene.js";
+import { banner } from "./screens/chrome.js";
+import { buildHome, HOME_PAGES } from "./screens/home.js";
+import { buildLock, buildPasscode, SHAKE_MS } from "./screens/lock.js";
+import { buildSwitcher } from "./screens/switcher.js";
+import { type AppId, initialState, type PhoneState, unreadCount } from "./state.js";
+import { STRINGS } from "./strings.js";
+import { contains, rect } from "./svg.js";
+import { DARK, LIGHT } from "./theme.js";
+import { wallTime } from "./time-format.js";
+
+/** A message that arrives on the phone at `atMs` (clock time), as if sent by `from`. */
+export interface ScheduledNotification {
+  atMs: number;
+  app: "messages";
+  from: string;
+  text: string;
+}
+
+export interface SimPhoneOptions {
+  clock: Clock;
+  fonts: FontBook;
+  locale: "en" | "zh";
+  /** 4–6 digits. Never reported in errors, logs or truth(). */
+  passcode: string;
+  geometry?: PhoneGeometry;
+  notifications?: ScheduledNotification[];
+  /** Screen turns off and locks after this long without touches; 0 = never (default). */
+  autoLockMs?: number;
+  /** Wall-clock offset from UTC the phone displays (minutes, no DST). Default 0. */
+  utcOffsetMinutes?: number;
+}
+
+/** What the phone is showing at the top level. */
+export type PhoneScreen = "off" | "lock" | "passcode" | "home" | "switcher" | "app";
+
+/** Ground truth for tests and benchmarks; never shown to the agent. */
+export interface PhoneTruth {
+  screen: PhoneScreen;
+  /** Foreground app when one is on screen (unlocked, not in the switcher), else null. */
+  app: AppId | null;
+  locked: boolean;
+  screenOn: boolean;
+  /** Human summary, English, e.g. "Clock: timer running, 09:58 left". */
+  state: string;
+  /** Every visible element, in drawing order (later = on top). */
+  elements: ScreenElement[];
+}
+
+/** How long a message banner stays on screen. */
+export const BANNER_MS = 5000;
+
+/**
+ * A simulated iPhone: real state (lock, apps, timers, messages, settings), drawn to pixels through an
+ * SVG scene and driven only by digitizer touches, the side button and an injected clock. Time-based
+ * behaviour is evaluated lazily from `clock.now()` on every call, so there are no timers to leak.
+ */
+export class SimPhone implements ScreenSource {
+  readonly geometry: PhoneGeometry;
+  readonly #passcode: string;
+  private readonly clock: Clock;
+  private readonly fonts: FontBook;
+  private readonly locale: "en" | "zh";
+  private readonly autoLockMs: number;
+  private readonly utcOffsetMinutes: number;
+  private readonly pending: ScheduledNotification[];
+  private nextNotification = 0;
+  private readonly state: PhoneState;
+  private readonly recognizer: GestureRecognizer;
+  private readonly nav: Nav;
+  private readonly ptPerMm: number;
+  private ignoringStroke = false;
+  private longPressHandled = false;
+  private rev = 0;
+  private memo: { key: string; scene: Scene; svg: string } | null = null;
+  private lastSvg = "";
+  private visualVersion = 0;
+  private cache: { svg: string; image: RawImage } | null = null;
+  private last: Gesture | null = null;
+
+  constructor(opts: SimPhoneOptions) {
+    if (!/^\d{4,6}$/.test(opts.passcode))
+      throw new PiclawError("SIM_PHONE_PASSCODE", "passcode must be 4 to 6 digits", {
+        length: opts.passcode.length,
+      });
+    for (const n of opts.notifications ?? [])
+      if (n.app !== "messages" || !Number.isFinite(n.atMs))
+        throw new PiclawError(
+          "SIM_PHONE_NOTIFICATION",
+          'notifications need app "messages" and a finite atMs',
+          { from: n.from },
+        );
+    this.geometry = opts.geometry ?? IPHONE_61;
+    this.#passcode = opts.passcode;
+    this.clock = opts.clock;
+    this.fonts = opts.fonts;
+    this.locale = opts.locale;
+    this.autoLockMs = opts.autoLockMs ?? 0;
+    this.utcOffsetMinutes = opts.utcOffsetMinutes ?? 0;
+    this.pending = [...(opts.notifications ?? [])].sort((a, b) => a.atMs - b.atMs);
+    this.state = initialState(opts.locale, opts.clock.now());
+    this.ptPerMm = this.geometry.screenPt.width / this.geometry.glassMm.width;
+    const k = this.ptPerMm;
+    const ky = this.geometry.screenPt.height / this.geometry.glassMm.height;
+    this.recognizer = new GestureRecognizer(this.geometry.glassMm, (x, y) => ({ x: x * k, y: y * ky }));
+    this.nav = this.makeNav();
+  }
+
+  /** Bumps whenever what the screen shows changes (compare to skip re-rendering). */
+  get version(): number {
+    this.frame(this.advance());
+    return this.visualVersion;
+  }
+
+  get clipboard(): string | null {
+    return this.state.clipboard;
+  }
+
+  set clipboard(text: string | null) {
+    this.state.clipboard = text;
+    this.rev++;
+  }
+
+  /** The last gesture the phone recognised (diagnostics). */
+  get lastGesture(): Gesture | null {
+    return this.last;
+  }
+
+  /** Digitizer input: one down/move/up sample in glass millimetres. */
+  touch(ev: TouchEvent): void {
+    const now = this.advance();
+    const { width, height } = this.geometry.glassMm;
+    if (ev.type === "down" && (ev.xMm < 0 || ev.yMm < 0 || ev.xMm > width || ev.yMm > height)) {
+      this.ignoringStroke = true; // off the active area: the digitizer never sees this stroke
+      return;
+    }
+    if (this.ignoringStroke) {
+      if (ev.type === "up") this.ignoringStroke = false;
+      return;
+    }
+    const clamped = {
+      ...ev,
+      xMm: Math.min(width, Math.max(0, ev.xMm)),
+      yMm: Math.min(height, Math.max(0, ev.yMm)),
+    };
+    if (this.state.screenOn)
+      this.state.lastActivityMs = Math.max(this.state.lastActivityMs, Math.min(ev.tMs, now));
+    for (const g of this.recognizer.feed(clamped)) this.dispatch(g, now);
+    this.rev++;
+  }
+
+  /** Side button: screen off (and lock) when on; wake to the lock screen when off. */
+  pressSideButton(): void {
+    const now = this.advance();
+    const s = this.state;
+    if (s.screenOn) this.sleep();
+    else {
+      s.screenOn = true;
+      s.lastActivityMs = now;
+    }
+    this.rev++;
+  }
+
+  async renderScreen(): Promise<RawImage> {
+    const { svg } = this.frame(this.advance());
+    if (this.cache?.svg === svg) return this.cache.image;
+    const image = await rasterize(svg, this.geometry);
+    this.cache = { svg, image };
+    return image;
+  }
+
+  /** PNG of exactly the screen pixels. */
+  async screenshot(): Promise<Buffer> {
+    return encodePng(await this.renderScreen());
+  }
+
+  truth(): PhoneTruth {
+    const now = this.advance();
+    const { scene } = this.frame(now);
+    const s = this.state;
+    const screen = this.screen();
+    return {
+      screen,
+      app: screen === "app" ? s.foreground : null,
+      locked: s.locked,
+      screenOn: s.screenOn,
+      state: this.summary(screen, now),
+      elements: scene.truth(),
+    };
+  }
+
+  private screen(): PhoneScreen {
+    const s = this.state;
+    if (!s.screenOn) return "off";
+    if (s.locked) return s.lockView === "passcode" ? "passcode" : "lock";
+    if (s.switcher) return "switcher";
+    return s.foreground ? "app" : "home";
+  }
+
+  private summary(screen: PhoneScreen, now: number): string {
+    const s = this.state;
+    const unread = unreadCount(s);
+    let text: string;
+    if (screen === "off") text = "screen off";
+    else if (screen === "lock")
+      text = `locked, lock screen${unread ? `, ${unread} unread message notification(s)` : ""}`;
+    else if (screen === "passcode") {
+      const shaking = s.shakeStartMs !== null && now - s.shakeStartMs < SHAKE_MS;
+      text = `locked, passcode keypad, ${s.entered.length} of ${this.#passcode.length} digits entered${shaking ? ", wrong passcode (shaking)" : ""}${s.failedAttempts ? `, ${s.failedAttempts} failed attempt(s)` : ""}`;
+    } else if (screen === "home")
+      text = `home screen, page ${s.homePage + 1} of ${HOME_PAGES.length}${unread ? `, Messages badge ${unread}` : ""}`;
+    else if (screen === "switcher")
+      text = s.recents.length
+        ? `app switcher: ${s.recents.map((a) => STRINGS.en[APP_TITLE[a]]).join(", ")}`
+        : "app switcher, no recent apps";
+    else {
+      const app = s.foreground ?? "clock";
+      text = `${STRINGS.en[APP_TITLE[app]]}: ${appSummary(s, app, now)}`;
+    }
+    if (screen !== "off" && !s.locked && s.banner && now < s.banner.untilMs)
+      text += `; banner "${s.banner.from}: ${s.banner.text}"`;
+    return text;
+  }
+
+  /** Catch up with the clock: notifications and auto-lock in time order, then hold-based gestures. */
+  private advance(): number {
+    const now = this.clock.now();
+    const s = this.state;
+    for (;;) {
+      const n = this.pending[this.nextNotification];
+      const lockAt =
+        this.autoLockMs > 0 && s.screenOn ? s.lastActivityMs + this.autoLockMs : Number.POSITIVE_INFINITY;
+      const nAt = n ? n.atMs : Number.POSITIVE_INFINITY;
+      if (Math.min(lockAt, nAt) > now) break;
+      this.rev++;
+      if (lockAt <= nAt) this.sleep();
+      else if (n) {
+        this.nextNotification++;
+        this.deliver(n);
+      }
+    }
+    const held = this.recognizer.poll(now);
+    for (const g of held) this.dispatch(g, now);
+    if (held.length) this.rev++;
+    return now;
+  }
+
+  private sleep(): void {
+    const s = this.state;
+    s.screenOn = false;
+    s.locked = true;
+    s.lockView = "lock";
+    s.entered = "";
+    s.banner = null;
+    s.switcher = false;
+  }
+
+  private deliver(n: ScheduledNotification): void {
+    const s = this.state;
+    let thread = s.threads.find((t) => t.name === n.from);
+    if (!thread) {
+      thread = { id: `t${s.threads.length}`, name: n.from, messages: [], unread: 0 };
+      s.threads.push(thread);
+    }
+    thread.messages.push({ fromMe: false, text: n.text, atMs: n.atMs });
+    const reading =
+      s.screenOn &&
+      !s.locked &&
+      !s.switcher &&
+      s.foreground === "messages" &&
+      s.ui.messages?.threadId === thread.id;
+    if (reading) return;
+    thread.unread++;
+    if (!s.screenOn) {
+      s.screenOn = true; // like iOS, a new message lights up the lock screen
+      s.lastActivityMs = n.atMs;
+    }
+    if (!s.locked)
+      s.banner = { threadId: thread.id, from: n.from, text: n.text, untilMs: n.atMs + BANNER_MS };
+  }
+
+  private ctx(now: number): Ctx {
+    return {
+      fonts: this.fonts,
+      s: STRINGS[this.locale],
+      locale: this.locale,
+      theme: this.state.toggles.darkMode ? DARK : LIGHT,
+      state: this.state,
+      nowMs: now,
+      wall: wallTime(now, this.utcOffsetMinutes),
+      utcOffsetMinutes: this.utcOffsetMinutes,
+      W: this.geometry.screenPt.width,
+      H: this.geometry.screenPt.height,
+      ptPerMm: this.ptPerMm,
+      nav: this.nav,
+      passcodeLength: this.#passcode.length,
+    };
+  }
+
+  /** The scene for the current state at `now` (memoised), and the visual version it implies. */
+  private frame(now: number): { scene: Scene; svg: string } {
+    const key = `${this.rev}@${now}`;
+    if (this.memo?.key !== key) {
+      const ctx = this.ctx(now);
+      const s = this.state;
+      const scene = new Scene(this.fonts, ctx.W, ctx.H);
+      if (!s.screenOn) scene.draw(rect({ x: 0, y: 0, w: ctx.W, h: ctx.H }, "#000000"));
+      else if (s.locked) (s.lockView === "passcode" ? buildPasscode : buildLock)(scene, ctx);
+      else if (s.switcher) buildSwitcher(scene, ctx);
+      else if (s.foreground) buildApp(scene, ctx, s.foreground);
+      else buildHome(scene, ctx);
+      if (s.screenOn && !s.locked) banner(scene, ctx);
+      this.memo = { key, scene, svg: svgDocument(scene.body(), this.geometry) };
+    }
+    if (this.memo.svg !== this.lastSvg) {
+      this.lastSvg = this.memo.svg;
+      this.visualVersion++;
+    }
+    return this.memo;
+  }
+
+  private dispatch(g: Gesture, now: number): void {
+    const s = this.state;
+    if (!s.screenOn) {
+      if (g.kind === "tap") {
+        s.screenOn = true; // tap to wake
+        s.lastActivityMs = now;
+      }
+      return;
+    }
+    this.last = g;
+    const { scene } = this.frame(now);
+    if (g.kind === "tap") {
+      const el = scene.hit(g.at.x, g.at.y, "onTap");
+      if (el?.onTap) el.onTap(g);
+      else scene.onTapEmpty?.();
+    } else if (g.kind === "longPress") {
+      if (g.phase === "began") {
+        const el = scene.hit(g.at.x, g.at.y, "onLongPress");
+        this.longPressHandled = el?.onLongPress?.() ?? false;
+      } else if (!this.longPressHandled) {
+        // Like UIButton, lifting after a long hold that nothing claimed still activates what is under the finger.
+        this.rev++;
+        this.dispatch({ kind: "tap", at: g.at, count: 1, tMs: g.tMs }, now);
+      }
+    } else this.swipe(g, scene);
+    this.rev++;
+  }
+
+  private swipe(g: SwipeGesture, scene: Scene): void {
+    const s = this.state;
+    const upMm = -g.dyMm;
+    if (g.edge === "bottom" && g.direction === "up" && upMm >= T.homeSwipeMinMm) {
+      if (s.locked) {
+        if (s.lockView === "lock") this.nav.showPasscode();
+        return;
+      }
+      const paused = g.holdMs >= T.switcherHoldMs && g.start.yMm - g.holdAt.yMm >= T.switcherMinUpMm;
+      if (paused) {
+        s.switcher = true;
+        s.switcherScroll = 0;
+      } else this.nav.goHome();
+      return;
+    }
+    if (g.edge === "left" && g.direction === "right" && !s.locked) {
+      const far =
+        g.dxMm >= T.backSwipeMinFraction * this.geometry.glassMm.width ||
+        (g.dxMm >= T.backFlickMinMm && g.releaseVxMmS >= T.flickMinSpeedMmS);
+      if (far && this.nav.back()) return;
+    }
+    const el = scene.hit(g.start.x, g.start.y, "onSwipe");
+    if (el?.onSwipe?.(g)) return;
+    const axis = g.direction === "up" || g.direction === "down" ? "y" : "x";
+    const region = [...scene.scrolls]
+      .reverse()
+      .find((r) => r.axis === axis && contains(r.rect, g.start.x, g.start.y));
+    if (!region) return;
+    const moved = axis === "y" ? -g.dyMm : -g.dxMm;
+    const v = axis === "y" ? -g.releaseVyMmS : -g.releaseVxMmS;
+    const momentum = Math.abs(v) >= T.flickMinSpeedMmS ? (v * T.scrollMomentumMs) / 1000 : 0;
+    region.scrollBy((moved + momentum) * this.ptPerMm);
+  }
+
+  private makeNav(): Nav {
+    const s = this.state;
+    const nav: Nav = {
+      openApp: (id) => {
+        s.foreground = id;
+        s.switcher = false;
+        s.recents = [id, ...s.recents.filter((a) => a !== id)];
+      },
+      goHome: () => {
+        if (!s.foreground && !s.switcher) s.homePage = 0;
+        s.foreground = null;
+        s.switcher = false;
+      },
+      back: () => (s.foreground && !s.switcher ? appBack(s, s.foreground) : false),
+      openThread: (threadId) => {
+        nav.openApp("messages");
+        const thread = s.threads.find((t) => t.id === threadId);
+        if (thread) thread.unread = 0;
+        const ui = s.ui.messages;
+        s.ui.messages = { draft: "", listScroll: 0, ...ui, threadId, pasteMenu: false, threadScroll: 0 };
+        if (s.banner?.threadId === threadId) s.banner = null;
+      },
+      passcodeDigit: (digit) => {
+        if (s.entered.length >= this.#passcode.length) return;
+        s.entered += digit;
+        if (s.entered.length < this.#passcode.length) return;
+        if (s.entered === this.#passcode) {
+          s.locked = false;
+          s.lockView = "lock";
+          s.failedAttempts = 0;
+          s.shakeStartMs = null;
+          const pending = s.pendingThread;
+          s.pendingThread = null;
+          if (pending) nav.openThread(pending);
+        } else {
+          s.failedAttempts++;
+          s.shakeStartMs = this.clock.now();
+        }
+        s.entered = "";
+      },
+      passcodeDelete: () => {
+        s.entered = s.entered.slice(0, -1);
+      },
+      passcodeCancel: () => {
+        s.lockView = "lock";
+        s.entered = "";
+        s.pendingThread = null;
+      },
+      showPasscode: () => {
+        s.lockView = "passcode";
+        s.entered = "";
+      },
+      forceQuit: (id) => {
+        s.recents = s.recents.filter((a) => a !== id);
+        delete s.ui[id as keyof PhoneState["ui"]];
+        if (s.foreground === id) s.foreground = null;
+      },
+    };
+    return nav;
+  }
+}
