@@ -178,13 +178,13 @@ export const DEFAULT_SIM_CAMERA_OPTIONS: SimCameraOptions = {
   carriage: {
     sizeMm: 25,
     bottomZMm: 40,
-    topZMm: 62,
+    topZMm: 50,
     color: [30, 30, 33],
     sideColor: [18, 18, 20],
     stylusRadiusMm: 3,
     stylusTipZMm: 9,
     stylusColor: [70, 70, 74],
-    parkMm: { xMm: CAM_X + 55, yMm: CAM_Y + 80 },
+    parkMm: { xMm: CAM_X + 50, yMm: CAM_Y + 85 },
   },
   sensor: {
     nominalShutterUs: 10_000,
