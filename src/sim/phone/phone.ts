@@ -232,7 +232,7 @@ export class SimPhone implements ScreenSource {
         : "app switcher, no recent apps";
     else {
       const app = s.foreground ?? "clock";
-      text = `${STRINGS.en[APP_TITLE[app]]}: ${appSummary(s, app, now)}`;
+      text = `${STRINGS.en[APP_TITLE[app]]}: ${appSummary(s, app, now, this.utcOffsetMinutes, this.locale)}`;
     }
     if (screen !== "off" && !s.locked && s.banner && now < s.banner.untilMs)
       text += `; banner "${s.banner.from}: ${s.banner.text}"`;

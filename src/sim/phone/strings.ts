@@ -78,6 +78,7 @@ const EN = {
   "messages.send": "Send",
   "messages.paste": "Paste",
   "messages.delivered": "Delivered",
+  "messages.compose": "Compose",
   // settings
   "settings.profile": "Jane Appleseed",
   "settings.profileSub": "Apple ID, iCloud, Media & Purchases",
@@ -216,6 +217,7 @@ const ZH: Strings = {
   "messages.send": "发送",
   "messages.paste": "粘贴",
   "messages.delivered": "已送达",
+  "messages.compose": "新信息",
   "settings.profile": "张小明",
   "settings.profileSub": "账户、云服务与媒体购买项目",
   "settings.airplane": "飞行模式",

@@ -3,15 +3,16 @@ import type { Scene } from "../scene.js";
 import { homeIndicator, notch, statusBar } from "../screens/chrome.js";
 import { circle, rect } from "../svg.js";
 
-/** Background, status bar and notch every app screen starts with. */
+/** Full-screen background every app screen starts with. */
 export function appFrame(scene: Scene, ctx: Ctx, bg: string): void {
   scene.draw(rect({ x: 0, y: 0, w: ctx.W, h: ctx.H }, bg));
-  statusBar(scene, ctx, ctx.theme.dark);
-  notch(scene, ctx);
 }
 
-export function appFinish(scene: Scene, ctx: Ctx): void {
-  homeIndicator(scene, ctx, ctx.theme.dark);
+/** Status bar, notch and home indicator, drawn last so content scrolling beneath never covers them. */
+export function appFinish(scene: Scene, ctx: Ctx, lightContent = ctx.theme.dark): void {
+  statusBar(scene, ctx, lightContent);
+  notch(scene, ctx);
+  homeIndicator(scene, ctx, lightContent);
 }
 
 /** Bottom tab bar; returns the top y of the bar so content can stop above it. */
