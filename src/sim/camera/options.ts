@@ -152,7 +152,7 @@ export const DEFAULT_SIM_CAMERA_OPTIONS: SimCameraOptions = {
     fNumber: 1.8,
     pixelPitchUm: 2.8,
     referenceWidthPx: 2304,
-    baseBlurPx: 0.6,
+    baseBlurPx: 0.7,
     autofocusErrorDioptres: 0.03,
   },
   bed: {

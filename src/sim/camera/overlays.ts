@@ -1,5 +1,6 @@
 import { type CameraView, mat3Inverse, type PixelPoint } from "./optics.js";
 import type { CarriageLook, GlareSpot, Rgb } from "./options.js";
+import { type Vignette, vignetteAt } from "./sensor.js";
 
 /**
  * Things drawn over the phone and bed after the main pass: the stylus carriage (which sits between the
@@ -10,7 +11,7 @@ export interface OverlayTarget {
   view: CameraView;
   out: Uint8ClampedArray;
   gain: Rgb;
-  vignette: Float32Array | null;
+  vignette: Vignette | null;
 }
 
 const clamp01 = (x: number): number => (x < 0 ? 0 : Math.min(x, 1));
@@ -44,9 +45,8 @@ function boxOf(points: PixelPoint[], pad: number, w: number, h: number): Box | n
 
 /** Blend `color` (scene value at nominal exposure) over one pixel with coverage `c`. */
 function blend(t: OverlayTarget, x: number, y: number, color: Rgb, c: number): void {
-  const i = y * t.view.width + x;
-  const v = t.vignette === null ? 1 : (t.vignette[i] ?? 1);
-  const o = i * 3;
+  const v = t.vignette === null ? 1 : vignetteAt(t.vignette, x, y);
+  const o = (y * t.view.width + x) * 3;
   for (let k = 0; k < 3; k++) {
     const old = t.out[o + k] ?? 0;
     t.out[o + k] = old + c * ((color[k] ?? 0) * (t.gain[k] ?? 1) * v - old);

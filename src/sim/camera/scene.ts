@@ -1,6 +1,7 @@
 import type { PhoneGeometry } from "../types.js";
 import { applyHomography, type CameraView, mat3Inverse, type PixelPoint } from "./optics.js";
 import type { BedLook, PhoneLook, Rgb } from "./options.js";
+import type { Vignette } from "./sensor.js";
 
 /**
  * The phone-on-the-bed part of a frame: for every output pixel, walk its ray back onto the body's top
@@ -26,9 +27,10 @@ export interface SceneInput {
   gain: Rgb;
   /** The same for the emissive screen (includes the panel's tint). */
   screenGain: Rgb;
-  /** Gamma-domain vignetting factor per pixel, or null for none. */
-  vignette: Float32Array | null;
-  out: Uint8ClampedArray;
+  /** Gamma-domain vignetting, or null for none. */
+  vignette: Vignette | null;
+  /** RGB output; values are rounded and clamped here (a plain Uint8Array stores faster than a clamped one). */
+  out: Uint8Array;
 }
 
 const clamp01 = (x: number): number => (x < 0 ? 0 : Math.min(x, 1));
@@ -88,6 +90,9 @@ export function renderScene(input: SceneInput): void {
   const side = phone.sideColor;
   const shadow = bed.contactShadow;
   const c = new Float64Array(3);
+  const vlut = vignette?.lut ?? new Float32Array(1);
+  const vdx2 = vignette?.dx2 ?? new Float64Array(1);
+  const vscale = vignette?.scale ?? 0;
   const sp = screenParams(screen, geometry, phone, screenGain, gain);
   const bp = bedParams(bed, ppmBed);
 
@@ -107,7 +112,7 @@ export function renderScene(input: SceneInput): void {
     let dY = d3 * 0.5 + d4 * py + d5;
     let dW = d6 * 0.5 + d7 * py + d8;
     let o = y * W * 3;
-    const rowV = y * W;
+    const vdy = vignette === null ? 0 : (vignette.dy2[y] ?? 0);
     const [spanA, spanB] = rowSpan(quad, py);
     for (let x = 0; x < W; x++, o += 3) {
       let r: number;
@@ -173,14 +178,14 @@ export function renderScene(input: SceneInput): void {
         }
       }
       if (vignette !== null) {
-        const v = vignette[rowV + x] ?? 1;
+        const v = vlut[(((vdx2[x] ?? 0) + vdy) * vscale) | 0] ?? 1;
         r *= v;
         g *= v;
         b *= v;
       }
-      out[o] = r;
-      out[o + 1] = g;
-      out[o + 2] = b;
+      out[o] = r < 254.5 ? r + 0.5 : 255;
+      out[o + 1] = g < 254.5 ? g + 0.5 : 255;
+      out[o + 2] = b < 254.5 ? b + 0.5 : 255;
       tX += t0;
       tY += t3;
       tW += t6;

@@ -12,7 +12,8 @@ import {
   channelGains,
   gaussianTable,
   resolveExposure,
-  vignetteMap,
+  type Vignette,
+  vignetteTable,
   whiteBalance,
 } from "./sensor.js";
 
@@ -92,7 +93,7 @@ export class SimCamera {
   private currentPose: PhonePose;
   private nextFrame = 0;
   private screenCache: ScreenCache | null = null;
-  private vignetteCache: { key: string; map: Float32Array } | null = null;
+  private vignetteCache: { key: string; table: Vignette } | null = null;
   private noiseTable: Float32Array | null = null;
   private sceneCache: {
     key: string;
@@ -169,7 +170,17 @@ export class SimCamera {
       scene.data.copy(buf);
     } else {
       const geometry = this.source.geometry;
-      renderScene({ view, geometry, bed: o.bed, phone: o.phone, screen, gain, screenGain, vignette, out });
+      renderScene({
+        view,
+        geometry,
+        bed: o.bed,
+        phone: o.phone,
+        screen,
+        gain,
+        screenGain,
+        vignette,
+        out: buf,
+      });
       this.sceneCache = { key, screen, options: o, data: Buffer.from(buf) };
     }
     const target = { view, out, gain, vignette };
@@ -193,12 +204,12 @@ export class SimCamera {
     return { width, height, channels: 3, data };
   }
 
-  private vignette(view: CameraView, strength: number): Float32Array | null {
+  private vignette(view: CameraView, strength: number): Vignette | null {
     if (strength <= 0) return null;
     const key = `${view.width}x${view.height}:${view.focalPx}:${strength}`;
     if (this.vignetteCache?.key !== key)
-      this.vignetteCache = { key, map: vignetteMap(view.width, view.height, view.focalPx, strength) };
-    return this.vignetteCache.map;
+      this.vignetteCache = { key, table: vignetteTable(view.width, view.height, view.focalPx, strength) };
+    return this.vignetteCache.table;
   }
 
   /**
