@@ -117,8 +117,8 @@ const simCameraSchema = z
     noise: num(0, 5).default(1).describe("Sensor noise scale (0 = none, 1 = realistic)."),
     vignetting: num(0, 1).default(0.35).describe("Corner darkening strength."),
     glare: glareSchema.prefault({}),
-    parkXMm: num(-500, 1500).default(290).describe("Bed x where the stylus carriage parks."),
-    parkYMm: num(-500, 1500).default(200).describe("Bed y where the stylus carriage parks."),
+    parkXMm: num(-500, 1500).default(200).describe("Bed x where the stylus carriage parks."),
+    parkYMm: num(-500, 1500).default(195).describe("Bed y where the stylus carriage parks."),
   })
   .describe("The simulated overhead camera.");
 

@@ -3,6 +3,7 @@ import type { Logger } from "../log/logger.js";
 import type { Clock } from "../util/clock.js";
 import {
   type CaptureSettings,
+  type CarriagePosition,
   DEFAULT_SIM_CAMERA_OPTIONS,
   SimCamera,
   type SimCameraOptions,
@@ -11,9 +12,6 @@ import { type PhoneTruth, SimPhone } from "./phone/index.js";
 import type { PhonePose } from "./pose.js";
 import { FontBook } from "./render/text.js";
 import { IPHONE_61 } from "./types.js";
-
-/** Bed position of the stylus carriage, or null when it is parked. */
-export type CarriagePosition = { xMm: number; yMm: number } | null;
 
 export interface SimRigDeps {
   clock: Clock;
@@ -105,11 +103,33 @@ export class SimRig {
     return this.phone.truth();
   }
 
+  /** Map the validated config onto the camera's plain options (positions are relative to the pose). */
   private cameraOptions(): SimCameraOptions {
     const c = this.config.camera;
+    const d = DEFAULT_SIM_CAMERA_OPTIONS;
     return {
-      ...DEFAULT_SIM_CAMERA_OPTIONS,
-      // mapped once the camera module's option names are final
-    } as SimCameraOptions;
+      ...d,
+      placement: {
+        ...d.placement,
+        xMm: this.config.pose.centerXMm + c.offsetXMm,
+        yMm: this.config.pose.centerYMm + c.offsetYMm,
+        heightMm: c.heightMm,
+        yawDeg: c.yawDeg,
+        pitchDeg: c.pitchDeg,
+        rollDeg: c.rollDeg,
+      },
+      sensor: { ...d.sensor, vignetting: c.vignetting },
+      carriage: { ...d.carriage, parkMm: { xMm: c.parkXMm, yMm: c.parkYMm } },
+      glare: c.glare.enabled
+        ? {
+            xFrac: c.glare.xFrac,
+            yFrac: c.glare.yFrac,
+            radiusXFrac: c.glare.radiusFrac,
+            radiusYFrac: c.glare.radiusFrac,
+            intensity: c.glare.strength,
+          }
+        : null,
+      noise: c.noise,
+    };
   }
 }
