@@ -9,19 +9,21 @@ import {
   type ScreenSource,
   type TouchEvent,
 } from "../types.js";
-import { appBack, appSummary, buildApp } from "./apps/registry.js";
+import { buildApp } from "./apps/registry.js";
 import type { Ctx, Nav } from "./context.js";
 import { GESTURE_THRESHOLDS as T } from "./gesture-thresholds.js";
 import { type Gesture, GestureRecognizer, type SwipeGesture } from "./gestures.js";
-import { APP_TITLE } from "./icons.js";
+import { createNav } from "./navigation.js";
 import { encodePng, rasterize, svgDocument } from "./render.js";
 import { Scene } from "./scene.js";
+import { timerDoneBanner } from "./screens/alerts.js";
 import { banner } from "./screens/chrome.js";
-import { buildHome, HOME_PAGES } from "./screens/home.js";
-import { buildLock, buildPasscode, SHAKE_MS } from "./screens/lock.js";
+import { buildHome } from "./screens/home.js";
+import { buildLock, buildPasscode } from "./screens/lock.js";
 import { buildSwitcher } from "./screens/switcher.js";
-import { type AppId, initialState, type PhoneState, unreadCount } from "./state.js";
+import { type AppId, initialState, type PhoneState } from "./state.js";
 import { STRINGS } from "./strings.js";
+import { summarize } from "./summary.js";
 import { contains, rect } from "./svg.js";
 import { DARK, LIGHT } from "./theme.js";
 import { wallTime } from "./time-format.js";
@@ -120,7 +122,12 @@ export class SimPhone implements ScreenSource {
     const k = this.ptPerMm;
     const ky = this.geometry.screenPt.height / this.geometry.glassMm.height;
     this.recognizer = new GestureRecognizer(this.geometry.glassMm, (x, y) => ({ x: x * k, y: y * ky }));
-    this.nav = this.makeNav();
+    const passcode = this.#passcode;
+    this.nav = createNav(this.state, {
+      passcodeLength: passcode.length,
+      matches: (code) => code === passcode,
+      now: () => this.clock.now(),
+    });
   }
 
   /** Bumps whenever what the screen shows changes (compare to skip re-rendering). */
@@ -201,7 +208,11 @@ export class SimPhone implements ScreenSource {
       app: screen === "app" ? s.foreground : null,
       locked: s.locked,
       screenOn: s.screenOn,
-      state: this.summary(screen, now),
+      state: summarize(this.state, screen, now, {
+        passcodeLength: this.#passcode.length,
+        utcOffsetMinutes: this.utcOffsetMinutes,
+        locale: this.locale,
+      }),
       elements: scene.truth(),
     };
   }
@@ -212,31 +223,6 @@ export class SimPhone implements ScreenSource {
     if (s.locked) return s.lockView === "passcode" ? "passcode" : "lock";
     if (s.switcher) return "switcher";
     return s.foreground ? "app" : "home";
-  }
-
-  private summary(screen: PhoneScreen, now: number): string {
-    const s = this.state;
-    const unread = unreadCount(s);
-    let text: string;
-    if (screen === "off") text = "screen off";
-    else if (screen === "lock")
-      text = `locked, lock screen${unread ? `, ${unread} unread message notification(s)` : ""}`;
-    else if (screen === "passcode") {
-      const shaking = s.shakeStartMs !== null && now - s.shakeStartMs < SHAKE_MS;
-      text = `locked, passcode keypad, ${s.entered.length} of ${this.#passcode.length} digits entered${shaking ? ", wrong passcode (shaking)" : ""}${s.failedAttempts ? `, ${s.failedAttempts} failed attempt(s)` : ""}`;
-    } else if (screen === "home")
-      text = `home screen, page ${s.homePage + 1} of ${HOME_PAGES.length}${unread ? `, Messages badge ${unread}` : ""}`;
-    else if (screen === "switcher")
-      text = s.recents.length
-        ? `app switcher: ${s.recents.map((a) => STRINGS.en[APP_TITLE[a]]).join(", ")}`
-        : "app switcher, no recent apps";
-    else {
-      const app = s.foreground ?? "clock";
-      text = `${STRINGS.en[APP_TITLE[app]]}: ${appSummary(s, app, now, this.utcOffsetMinutes, this.locale)}`;
-    }
-    if (screen !== "off" && !s.locked && s.banner && now < s.banner.untilMs)
-      text += `; banner "${s.banner.from}: ${s.banner.text}"`;
-    return text;
   }
 
   /** Catch up with the clock: notifications and auto-lock in time order, then hold-based gestures. */
@@ -326,7 +312,10 @@ export class SimPhone implements ScreenSource {
       else if (s.switcher) buildSwitcher(scene, ctx);
       else if (s.foreground) buildApp(scene, ctx, s.foreground);
       else buildHome(scene, ctx);
-      if (s.screenOn && !s.locked) banner(scene, ctx);
+      if (s.screenOn && !s.locked) {
+        banner(scene, ctx);
+        timerDoneBanner(scene, ctx);
+      }
       this.memo = { key, scene, svg: svgDocument(scene.body(), this.geometry) };
     }
     if (this.memo.svg !== this.lastSvg) {
@@ -396,66 +385,5 @@ export class SimPhone implements ScreenSource {
     const v = axis === "y" ? -g.releaseVyMmS : -g.releaseVxMmS;
     const momentum = Math.abs(v) >= T.flickMinSpeedMmS ? (v * T.scrollMomentumMs) / 1000 : 0;
     region.scrollBy((moved + momentum) * this.ptPerMm);
-  }
-
-  private makeNav(): Nav {
-    const s = this.state;
-    const nav: Nav = {
-      openApp: (id) => {
-        s.foreground = id;
-        s.switcher = false;
-        s.recents = [id, ...s.recents.filter((a) => a !== id)];
-      },
-      goHome: () => {
-        if (!s.foreground && !s.switcher) s.homePage = 0;
-        s.foreground = null;
-        s.switcher = false;
-      },
-      back: () => (s.foreground && !s.switcher ? appBack(s, s.foreground) : false),
-      openThread: (threadId) => {
-        nav.openApp("messages");
-        const thread = s.threads.find((t) => t.id === threadId);
-        if (thread) thread.unread = 0;
-        const ui = s.ui.messages;
-        s.ui.messages = { draft: "", listScroll: 0, ...ui, threadId, pasteMenu: false, threadScroll: 0 };
-        if (s.banner?.threadId === threadId) s.banner = null;
-      },
-      passcodeDigit: (digit) => {
-        if (s.entered.length >= this.#passcode.length) return;
-        s.entered += digit;
-        if (s.entered.length < this.#passcode.length) return;
-        if (s.entered === this.#passcode) {
-          s.locked = false;
-          s.lockView = "lock";
-          s.failedAttempts = 0;
-          s.shakeStartMs = null;
-          const pending = s.pendingThread;
-          s.pendingThread = null;
-          if (pending) nav.openThread(pending);
-        } else {
-          s.failedAttempts++;
-          s.shakeStartMs = this.clock.now();
-        }
-        s.entered = "";
-      },
-      passcodeDelete: () => {
-        s.entered = s.entered.slice(0, -1);
-      },
-      passcodeCancel: () => {
-        s.lockView = "lock";
-        s.entered = "";
-        s.pendingThread = null;
-      },
-      showPasscode: () => {
-        s.lockView = "passcode";
-        s.entered = "";
-      },
-      forceQuit: (id) => {
-        s.recents = s.recents.filter((a) => a !== id);
-        delete s.ui[id as keyof PhoneState["ui"]];
-        if (s.foreground === id) s.foreground = null;
-      },
-    };
-    return nav;
   }
 }

@@ -142,3 +142,55 @@ describe("Settings and Weather", () => {
     expect(el(phone, "title").label).toBe("Notes");
   });
 });
+
+describe("phone-level gesture classification", () => {
+  it("a quick double tap reaches the phone as a double tap; two slow taps do not", () => {
+    const { phone, finger } = unlocked();
+    const p = { x: 30, y: 120 };
+    finger.doubleTap(p, 120);
+    expect(phone.lastGesture).toMatchObject({ kind: "tap", count: 2 });
+    finger.tap(p, 50, 600);
+    finger.tap(p, 50, 600);
+    expect(phone.lastGesture).toMatchObject({ kind: "tap", count: 1 });
+  });
+
+  it("holding a button past the long-press time still activates it on lift (nothing claims the press)", () => {
+    const { phone, finger } = unlocked();
+    finger.longPress(centreMm(phone, el(phone, "home.icon.clock")), 800);
+    expect(phone.truth().app).toBe("clock");
+  });
+});
+
+describe("timer done away from Clock", () => {
+  it("shows a timer banner on the home screen that opens the Timer tab", () => {
+    const { phone, finger, clock } = unlocked();
+    finger.tapId("home.icon.clock");
+    finger.tapId("clock.tab.timer");
+    finger.tapId("clock.timer.picker.row-2"); // 5 → 3 min
+    finger.tapId("clock.timer.start");
+    finger.homeSwipe();
+    clock.advance(3 * 60_000);
+    expect(phone.truth().state).toContain("timer done");
+    finger.tapId("banner.timer");
+    expect(phone.truth().state).toBe("Clock: timer done");
+    finger.tapId("clock.timer.stop");
+    finger.homeSwipe();
+    expect(phone.truth().elements.some((e) => e.id === "banner.timer")).toBe(false);
+  });
+});
+
+describe("dark mode", () => {
+  it("turns app backgrounds dark", async () => {
+    const { phone, finger } = unlocked();
+    finger.tapId("home.icon.settings");
+    finger.swipe({ x: 30, y: 110 }, { x: 30, y: 60 }, { durationMs: 1500, steps: 30 });
+    const light = await phone.renderScreen();
+    finger.tapId("settings.toggle.darkMode");
+    expect(phone.truth().state).toContain("Dark Mode on");
+    const dark = await phone.renderScreen();
+    // A pixel of the background strip behind the status bar, clear of any glyph.
+    const o = (60 * light.width + 10) * 4;
+    expect(light.data[o]).toBeGreaterThan(200);
+    expect(dark.data[o]).toBeLessThan(40);
+  });
+});
