@@ -1,7 +1,7 @@
 import type { FontBook, TextStyle } from "../render/text.js";
 import type { Box, ElementKind, ScreenElement } from "../types.js";
 import type { SwipeGesture, TapGesture } from "./gestures.js";
-import { attr, contains, intersect, type Rect } from "./svg.js";
+import { contains, intersect, type Rect } from "./svg.js";
 
 /**
  * One frame of the phone's UI: the SVG it draws and, for every visible element, its box, kind, label
@@ -174,5 +174,3 @@ export function ellipsize(fonts: FontBook, text: string, size: number, maxWidth:
   while (chars.length > 0 && fonts.measure(`${chars.join("")}…`, size) > maxWidth) chars.pop();
   return `${chars.join("").trimEnd()}…`;
 }
-
-export { attr };
