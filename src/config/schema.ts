@@ -60,6 +60,15 @@ const simPhoneSchema = z
       .regex(/^\d{4,6}$/, "must be 4 to 6 digits")
       .default("1234")
       .describe("Passcode of the simulated phone (secret: never logged)."),
+    utcOffsetMinutes: z
+      .number()
+      .int()
+      .min(-14 * 60)
+      .max(14 * 60)
+      .optional()
+      .describe(
+        "Offset from UTC of the time the phone shows (minutes). Default: this machine's offset at start.",
+      ),
     autoLockSeconds: num(0, 3600)
       .default(0)
       .describe("Screen sleeps after this many idle seconds (0 = never)."),

@@ -44,6 +44,8 @@ export class SimRig {
       passcode: config.phone.passcode,
       geometry: IPHONE_61,
       autoLockMs: config.phone.autoLockSeconds * 1000,
+      // The phone shows local time like a real one; the machine's zone unless the config pins it.
+      utcOffsetMinutes: config.phone.utcOffsetMinutes ?? -new Date(startMs).getTimezoneOffset(),
       notifications: config.phone.notifications.map((n) => ({
         atMs: startMs + n.afterSeconds * 1000,
         app: "messages" as const,
