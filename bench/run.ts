@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   const clock = new ManualClock();
   const log = Logger.create({ level: "warn", format: "human", sink: process.stderr, now: () => clock.now() });
   const config = parseConfig({});
-  const rig = new SimRig(config.sim, { clock, log });
+  const rig = SimRig.fromConfig(config, { clock, log, cwd: process.cwd() });
   await rig.start();
   const { width, height } = config.sim.camera;
 

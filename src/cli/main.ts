@@ -116,7 +116,11 @@ async function simSnapshot(
   },
 ): Promise<number> {
   const log = processLogger("warn", "auto", process.env);
-  const rig = new SimRig(loaded.config.sim, { clock: systemClock, log: log.child("sim") });
+  const rig = SimRig.fromConfig(loaded.config, {
+    clock: systemClock,
+    log: log.child("sim"),
+    cwd: process.cwd(),
+  });
   await rig.start();
   try {
     const out = values.out ?? (values.screen ? undefined : "frame.jpg");

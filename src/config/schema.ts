@@ -42,6 +42,11 @@ const rigSchema = z
       .enum(["sim"])
       .default("sim")
       .describe("Which rig drives the phone: `sim` is the simulated rig."),
+    profile: z
+      .string()
+      .min(1)
+      .default("corexy-fluidnc")
+      .describe("Rig profile: a name in `calibration/profiles/` or a path to a profile YAML file."),
   })
   .describe("The physical (or simulated) rig.");
 
@@ -131,6 +136,23 @@ const simCameraSchema = z
   })
   .describe("The simulated overhead camera.");
 
+const simGantrySchema = z
+  .strictObject({
+    motion: z
+      .enum(["grbl", "gpio"])
+      .default("grbl")
+      .describe(
+        "Protocol the simulated gantry is driven through: `grbl` (GRBL simulator on a pty) or `gpio` (pigpio fake).",
+      ),
+    startOffsetXMm: num(-20, 20)
+      .default(0)
+      .describe("How far from the park spot the carriage really sits at power-on, x."),
+    startOffsetYMm: num(-20, 20)
+      .default(0)
+      .describe("How far from the park spot the carriage really sits at power-on, y."),
+  })
+  .describe("The simulated gantry (its mechanics come from the rig profile).");
+
 const simSchema = z
   .strictObject({
     seed: z
@@ -143,6 +165,7 @@ const simSchema = z
     phone: simPhoneSchema.prefault({}),
     pose: simPoseSchema.prefault({}),
     camera: simCameraSchema.prefault({}),
+    gantry: simGantrySchema.prefault({}),
   })
   .describe("The simulated rig (used when rig.backend is `sim`, and by `piclaw sim`).");
 

@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { PiclawError } from "../util/errors.js";
+import { projectRoot } from "../util/paths.js";
 
 /**
  * A rig profile: everything about one physical rig that motion needs — kinematics, steps/mm, rates,
@@ -125,6 +127,14 @@ export function parseRigProfile(doc: unknown, source = "profile"): RigProfile {
   const first = result.error.issues[0];
   const path = first?.path.join(".") || "(root)";
   throw new PiclawError("PROFILE_INVALID", `${source}: ${path}: ${first?.message ?? "invalid"}`, { path });
+}
+
+/** A profile by name (`calibration/profiles/<name>.yaml`) or by path (contains `/` or ends in `.yaml`). */
+export function resolveRigProfile(nameOrPath: string, cwd: string): RigProfile {
+  const isPath = nameOrPath.includes("/") || /\.ya?ml$/.test(nameOrPath);
+  return loadRigProfile(
+    isPath ? resolve(cwd, nameOrPath) : join(projectRoot(), "calibration", "profiles", `${nameOrPath}.yaml`),
+  );
 }
 
 export function loadRigProfile(path: string): RigProfile {

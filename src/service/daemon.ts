@@ -1,5 +1,5 @@
 import { mkdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { LoadedConfig } from "../config/load.js";
 import type { Logger } from "../log/logger.js";
 import { SimControlServer } from "../sim/control.js";
@@ -38,7 +38,9 @@ export class Daemon {
     });
     this.log.addSecret(config.sim.phone.passcode);
 
-    const rig = new SimRig(config.sim, { clock: this.clock, log: this.log.child("sim") });
+    // Relative paths in the config (the rig profile) are relative to the config file.
+    const baseDir = this.loaded.path ? dirname(this.loaded.path) : process.cwd();
+    const rig = SimRig.fromConfig(config, { clock: this.clock, log: this.log.child("sim"), cwd: baseDir });
     await rig.start();
     this.rig = rig;
 

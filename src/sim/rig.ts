@@ -1,38 +1,47 @@
-import type { SimConfig } from "../config/schema.js";
+import type { PiclawConfig, SimConfig } from "../config/schema.js";
 import type { Logger } from "../log/logger.js";
+import { type RigProfile, resolveRigProfile } from "../rig/profile.js";
 import type { Clock } from "../util/clock.js";
 import {
   type CaptureSettings,
-  type CarriagePosition,
   DEFAULT_SIM_CAMERA_OPTIONS,
   SimCamera,
   type SimCameraOptions,
 } from "./camera/index.js";
+import { SimGantry } from "./gantry/model.js";
 import { type PhoneTruth, SimPhone } from "./phone/index.js";
-import type { PhonePose } from "./pose.js";
+import { glassFrame, type PhonePose } from "./pose.js";
 import { FontBook } from "./render/text.js";
 import { IPHONE_61 } from "./types.js";
 
 export interface SimRigDeps {
   clock: Clock;
   log: Logger;
+  /** The rig whose mechanics the simulated gantry has (travel, park spot, solenoid delays). */
+  profile: RigProfile;
   /** Shared font book (loading fonts once per process). */
   fonts?: FontBook;
 }
 
 /**
- * The simulated rig: one phone lying on the bed at a known pose, seen by one overhead camera. The
- * gantry (a later issue) moves the carriage with `setCarriage` and touches the phone's glass.
+ * The simulated rig: one phone lying on the bed at a known pose, seen by one overhead camera, under a
+ * gantry whose stylus touches the glass. The gantry is driven only through real protocols (the GRBL
+ * simulator on a pty, or the pigpio-shaped fake), never directly by product code above the driver.
  */
 export class SimRig {
   private phoneInstance: SimPhone | null = null;
   private cameraInstance: SimCamera | null = null;
-  private carriage: CarriagePosition = null;
+  private gantryInstance: SimGantry | null = null;
 
   constructor(
     private readonly config: SimConfig,
     private readonly deps: SimRigDeps,
   ) {}
+
+  /** The simulated rig a whole config describes (its `sim` section plus the `rig.profile` it emulates). */
+  static fromConfig(config: PiclawConfig, deps: Omit<SimRigDeps, "profile"> & { cwd: string }): SimRig {
+    return new SimRig(config.sim, { ...deps, profile: resolveRigProfile(config.rig.profile, deps.cwd) });
+  }
 
   async start(): Promise<void> {
     const { config, deps } = this;
@@ -54,22 +63,45 @@ export class SimRig {
       })),
     });
     this.phoneInstance = phone;
+    const { profile } = deps;
+    const gantry = new SimGantry({
+      clock: deps.clock,
+      travelMm: profile.travelMm,
+      // Parked by hand before power-on: exactly at the park spot unless the config says it was sloppy.
+      initialPosition: {
+        xMm: profile.park.xMm + config.gantry.startOffsetXMm,
+        yMm: profile.park.yMm + config.gantry.startOffsetYMm,
+      },
+      contactDelayMs: profile.stylus.contactDelayMs,
+      releaseDelayMs: profile.stylus.releaseDelayMs,
+      surface: {
+        frame: glassFrame(phone.geometry, this.pose()),
+        glassMm: phone.geometry.glassMm,
+        touch: (ev) => phone.touch(ev),
+      },
+      onLimit: (axis) => deps.log.warn("gantry ran into the frame", { axis }),
+    });
+    gantry.start();
+    this.gantryInstance = gantry;
     this.cameraInstance = new SimCamera({
       source: phone,
       pose: this.pose(),
       camera: this.cameraOptions(),
       seed: config.seed,
-      carriage: () => this.carriage,
+      carriage: () => gantry.positionAt(),
     });
     deps.log.info("simulated rig ready", {
       phone: config.phone.model,
       locale: config.phone.locale,
       pose: config.pose,
       camera: `${config.camera.width}×${config.camera.height}@${config.camera.framerate}`,
+      gantry: profile.name,
     });
   }
 
   async stop(): Promise<void> {
+    this.gantryInstance?.stop();
+    this.gantryInstance = null;
     this.phoneInstance = null;
     this.cameraInstance = null;
   }
@@ -89,8 +121,9 @@ export class SimRig {
     return { ...this.config.pose };
   }
 
-  setCarriage(position: CarriagePosition): void {
-    this.carriage = position;
+  get gantry(): SimGantry {
+    if (!this.gantryInstance) throw new Error("SimRig not started");
+    return this.gantryInstance;
   }
 
   captureFrame(settings: CaptureSettings): Promise<Buffer> {

@@ -21,7 +21,11 @@ export async function rpicamMain(mode: "vid" | "still", argv: string[]): Promise
       source = new SimControlClient(socket);
     } else {
       const loaded = loadConfig({ env: process.env, cwd: process.cwd() });
-      rig = new SimRig(loaded.config.sim, { clock: systemClock, log: log.child("sim") });
+      rig = SimRig.fromConfig(loaded.config, {
+        clock: systemClock,
+        log: log.child("sim"),
+        cwd: process.cwd(),
+      });
       await rig.start();
       source = rig.camera;
     }
