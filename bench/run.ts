@@ -4,6 +4,7 @@ import { parseConfig } from "../src/config/load.js";
 import { Logger } from "../src/log/logger.js";
 import { SimRig } from "../src/sim/rig.js";
 import { ManualClock } from "../src/util/clock.js";
+import { motionBench } from "./motion.js";
 
 /**
  * Simulated rig benchmark: phone screen render and camera frame time. Prints medians; never fails on
@@ -60,6 +61,8 @@ async function main(): Promise<void> {
     `new screen to ${width}×${height} JPEG (render + camera)`,
     render.map((r, i) => r + (changedFull[i] ?? 0)),
   );
+  process.stdout.write("tap cycle on each profile's timing model (goal for corexy-fluidnc ≤ 0.35 s):\n");
+  for (const line of motionBench()) process.stdout.write(`  ${line}\n`);
 }
 
 await main();
