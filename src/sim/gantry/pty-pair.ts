@@ -1,0 +1,110 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { PiclawError } from "../../util/errors.js";
+
+/**
+ * A connected pair of pseudo-terminals: bytes written to one end's device come out of the other's, as
+ * over a USB serial cable. The simulated GRBL board listens on one end; the real serial driver opens
+ * the other like `/dev/ttyUSB0`. Made by `socat` where installed, else by a small python3 relay (python3
+ * is on every machine this project targets), so `npm test` needs no extra package.
+ */
+export interface PtyPair {
+  /** Device paths of the two ends (e.g. /dev/pts/5 and /dev/pts/6). */
+  readonly a: string;
+  readonly b: string;
+  readonly via: "socat" | "python3";
+  /** The relay process: killing it makes both ends vanish (a pulled USB cable). */
+  readonly process: ChildProcess;
+  close(): Promise<void>;
+}
+
+/** Relays bytes between two raw ptys; exits when its stdin closes, so it never outlives its parent. */
+const PYTHON_RELAY = `
+import os, pty, select, sys, tty
+m1, s1 = pty.openpty()
+m2, s2 = pty.openpty()
+tty.setraw(s1); tty.setraw(s2)
+sys.stdout.write(os.ttyname(s1) + "\\n" + os.ttyname(s2) + "\\n"); sys.stdout.flush()
+pair = {m1: m2, m2: m1}
+stdin = sys.stdin.fileno()
+while True:
+    ready, _, _ = select.select([m1, m2, stdin], [], [])
+    if stdin in ready and not os.read(stdin, 1024):
+        break
+    for fd in ready:
+        if fd == stdin:
+            continue
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            continue
+        if data:
+            os.write(pair[fd], data)
+`;
+
+function hasSocat(): boolean {
+  return spawnSync("socat", ["-V"], { stdio: "ignore" }).status === 0;
+}
+
+/** Open a pty pair; `prefer` forces one way (tests cover both). */
+export async function openPtyPair(prefer?: "socat" | "python3"): Promise<PtyPair> {
+  const via = prefer ?? (hasSocat() ? "socat" : "python3");
+  const child =
+    via === "socat"
+      ? spawn("socat", ["-d", "-d", "pty,raw,echo=0", "pty,raw,echo=0"], {
+          stdio: ["pipe", "ignore", "pipe"],
+        })
+      : spawn("python3", ["-c", PYTHON_RELAY], { stdio: ["pipe", "pipe", "pipe"] });
+  // Never outlive this process: a relay left behind would hold the ptys open.
+  const killOnExit = () => child.kill("SIGKILL");
+  process.once("exit", killOnExit);
+  const paths = await new Promise<string[]>((resolve, reject) => {
+    const found: string[] = [];
+    let text = "";
+    const stream = via === "socat" ? child.stderr : child.stdout;
+    const pattern = via === "socat" ? /PTY is (\/dev\/\S+)/g : /^(\/dev\/\S+)$/gm;
+    const timer = setTimeout(
+      () => reject(new PiclawError("SIM_PTY_FAILED", `${via} gave no pty within 5 s`)),
+      5000,
+    );
+    stream?.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+      found.length = 0;
+      for (const m of text.matchAll(pattern)) if (m[1]) found.push(m[1]);
+      if (found.length >= 2) {
+        clearTimeout(timer);
+        resolve(found.slice(0, 2));
+      }
+    });
+    child.once("error", (err) => {
+      clearTimeout(timer);
+      reject(new PiclawError("SIM_PTY_FAILED", `cannot start ${via}: ${err.message}`));
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(
+        new PiclawError("SIM_PTY_FAILED", `${via} exited (${code}) before opening the ptys: ${text.trim()}`),
+      );
+    });
+  }).catch((err: unknown) => {
+    process.off("exit", killOnExit);
+    child.kill("SIGKILL");
+    throw err;
+  });
+  const [a, b] = paths as [string, string];
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once("exit", () => resolve());
+  });
+  return {
+    a,
+    b,
+    via,
+    process: child,
+    async close(): Promise<void> {
+      process.off("exit", killOnExit);
+      child.stdin?.end();
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import { closeSync, openSync, readSync, writeSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { openPtyPair } from "../../../src/sim/gantry/pty-pair.js";
+
+/** Read whatever arrives on `fd` within `ms` (ptys opened non-blocking would need polling; use a loop). */
+async function readSome(fd: number, want: number): Promise<string> {
+  const buf = Buffer.alloc(256);
+  let out = "";
+  for (let i = 0; i < 100 && out.length < want; i++) {
+    try {
+      const n = readSync(fd, buf, 0, buf.length, null);
+      out += buf.toString("utf8", 0, n);
+    } catch {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  return out;
+}
+
+describe.each(["socat", "python3"] as const)("pty pair via %s", (via) => {
+  it("carries bytes both ways in raw mode and vanishes when closed", async () => {
+    const pair = await openPtyPair(via);
+    expect(pair.via).toBe(via);
+    // O_RDWR | O_NOCTTY | O_NONBLOCK so the reads below never hang the test.
+    const fa = openSync(pair.a, "rs+", 0o600);
+    const fb = openSync(pair.b, "rs+", 0o600);
+    try {
+      writeSync(fa, "$I\n?");
+      expect(await readSome(fb, 4)).toBe("$I\n?");
+      writeSync(fb, "ok\r\n");
+      expect(await readSome(fa, 4)).toBe("ok\r\n");
+    } finally {
+      closeSync(fa);
+      closeSync(fb);
+    }
+    await pair.close();
+    expect(pair.process.exitCode !== null || pair.process.signalCode !== null).toBe(true);
+  });
+});
