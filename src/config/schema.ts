@@ -138,12 +138,6 @@ const simCameraSchema = z
 
 const simGantrySchema = z
   .strictObject({
-    motion: z
-      .enum(["grbl", "gpio"])
-      .default("grbl")
-      .describe(
-        "Protocol the simulated gantry is driven through: `grbl` (GRBL simulator on a pty) or `gpio` (pigpio fake).",
-      ),
     startOffsetXMm: num(-20, 20)
       .default(0)
       .describe("How far from the park spot the carriage really sits at power-on, x."),
@@ -151,7 +145,9 @@ const simGantrySchema = z
       .default(0)
       .describe("How far from the park spot the carriage really sits at power-on, y."),
   })
-  .describe("The simulated gantry (its mechanics come from the rig profile).");
+  .describe(
+    "The simulated gantry. Its mechanics come from the rig profile, and so does its protocol: a GRBL simulator on a pty for `backend: grbl` profiles, a pigpio-shaped fake for `backend: gpio`.",
+  );
 
 const simSchema = z
   .strictObject({
