@@ -1,0 +1,57 @@
+/**
+ * Speed along a straight path as a function of distance and time: a trapezoid (accelerate, cruise,
+ * decelerate) starting and ending at rest, or a triangle when the path is too short to reach the peak.
+ * Same shape as the simulator's `trapezoid` curve, with the inverse (time at a distance) the step timing
+ * needs.
+ */
+export interface SpeedLaw {
+  lengthMm: number;
+  peakSpeed: number;
+  accel: number;
+  durationS: number;
+  /** Seconds from the start until the path position reaches `s` mm. */
+  timeAt(s: number): number;
+  /** Path position (mm) at `t` seconds. */
+  distanceAt(t: number): number;
+  /** Path speed (mm/s) at `t` seconds. */
+  speedAt(t: number): number;
+}
+
+export function trapezoidLaw(lengthMm: number, maxSpeed: number, accel: number): SpeedLaw {
+  const d = Math.max(0, lengthMm);
+  let v = maxSpeed;
+  let ta = v / accel;
+  let da = 0.5 * accel * ta * ta;
+  if (2 * da > d) {
+    v = Math.sqrt(accel * d);
+    ta = v / accel;
+    da = d / 2;
+  }
+  const tc = v > 0 ? (d - 2 * da) / v : 0;
+  const total = 2 * ta + tc;
+  return {
+    lengthMm: d,
+    peakSpeed: v,
+    accel,
+    durationS: total,
+    timeAt(s) {
+      const x = Math.min(Math.max(s, 0), d);
+      if (x <= da) return Math.sqrt((2 * x) / accel);
+      if (x <= d - da) return ta + (x - da) / v;
+      return total - Math.sqrt((2 * (d - x)) / accel);
+    },
+    distanceAt(t) {
+      const x = Math.min(Math.max(t, 0), total);
+      if (x < ta) return 0.5 * accel * x * x;
+      if (x < ta + tc) return da + v * (x - ta);
+      const r = total - x;
+      return d - 0.5 * accel * r * r;
+    },
+    speedAt(t) {
+      const x = Math.min(Math.max(t, 0), total);
+      if (x < ta) return accel * x;
+      if (x < ta + tc) return v;
+      return accel * (total - x);
+    },
+  };
+}

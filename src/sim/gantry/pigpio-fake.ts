@@ -1,0 +1,325 @@
+import type { MotorSteps } from "../../rig/gpio/kinematics.js";
+import { kinematicsFor } from "../../rig/gpio/kinematics.js";
+import {
+  type OnoffLike,
+  PI_NO_TX_WAVE,
+  PI_WAVE_NOT_FOUND,
+  type PigpioGpio,
+  type PigpioLike,
+  type PigpioPulse,
+} from "../../rig/gpio/pigpio-types.js";
+import type { RigProfile } from "../../rig/profile.js";
+import type { Clock } from "../../util/clock.js";
+import type { SimGantry } from "./model.js";
+import { createOnoffFake, type SwitchInputs } from "./pigpio-onoff-fake.js";
+import { executeWave, wiringOf } from "./pigpio-wave-exec.js";
+
+/**
+ * A pigpio-shaped module that drives the simulated gantry: the same API subset the GPIO back-end uses on
+ * a Pi, but `waveTxSend` *executes* the pulses — step edges and dir levels become carriage motion timed
+ * exactly by the pulse delays — hardware PWM on the solenoid pin energises the stylus, and an onoff-shaped
+ * module reads the gantry's endstops and an e-stop switch the test or simulator controls.
+ */
+
+export interface PigpioFakeOptions {
+  gantry: SimGantry;
+  profile: RigProfile;
+  clock: Clock;
+  /** sysfs number of BCM 0 the onoff side expects (kernel ≥ 6.6: 512 on a Pi 4, 571 on a Pi 5). */
+  chipBase?: number;
+  /** `waveGetMaxPulses()`, also the DMA pool shared by all created waves (pigpio: 12,000). */
+  maxPulses?: number;
+  /** How often the switch inputs are sampled for onoff `watch` edges. */
+  pollMs?: number;
+}
+
+/** One transmitted wave as the pins saw it. */
+export interface RecordedWave {
+  id: number;
+  mode: number;
+  /** Clock time its first pulse went out. */
+  startMs: number;
+  pulses: readonly PigpioPulse[];
+  durationUs: number;
+  /** Rising-edge times (µs from `startMs`) per pin: the exact step trains. */
+  rising: ReadonlyMap<number, readonly number[]>;
+  /** Set when `waveTxStop` cut it short. */
+  stoppedAtMs: number | null;
+}
+
+export interface PigpioRecorder {
+  waves: RecordedWave[];
+  pwm: { atMs: number; pin: number; frequencyHz: number; duty: number }[];
+  writes: { atMs: number; pin: number; level: 0 | 1 }[];
+  /** Every rising edge on `pin` across all waves, as absolute clock times (ms). */
+  risingTimesMs(pin: number): number[];
+  /** The drivers' step counters (what the motors received, whether or not the carriage could follow). */
+  motors(): MotorSteps;
+  driversEnabled(): boolean;
+  initialized(): boolean;
+}
+
+export interface PigpioFake {
+  pigpio: PigpioLike;
+  onoff: OnoffLike;
+  recorder: PigpioRecorder;
+  pressEstop(): void;
+  releaseEstop(): void;
+  /** Stop the input polling (if a test ends without the back-end releasing its inputs). */
+  dispose(): void;
+}
+
+const OUTPUT = 1;
+const INPUT = 0;
+const ONE_SHOT = 0;
+const ONE_SHOT_SYNC = 2;
+
+interface TxEntry {
+  id: number;
+  startMs: number;
+  endMs: number;
+  record: RecordedWave;
+}
+
+export function createPigpioFake(options: PigpioFakeOptions): PigpioFake {
+  const { gantry, profile, clock } = options;
+  const gpio = profile.gpio;
+  if (!gpio) throw new Error("pigpio fake: the profile has no gpio: section");
+  const wiring = wiringOf(profile);
+  const maxPulses = options.maxPulses ?? 12_000;
+  const levels = new Map<number, 0 | 1>();
+  const kin = kinematicsFor(profile);
+  // The motors start wherever the carriage physically is; only differences matter to the drivers.
+  let motors = kin.toSteps(gantry.positionAt());
+  let building: PigpioPulse[][] = [];
+  const waves = new Map<number, PigpioPulse[]>();
+  let nextId = 0;
+  let tx: TxEntry[] = [];
+  let initialized = false;
+  const recorder: PigpioRecorder = {
+    waves: [],
+    pwm: [],
+    writes: [],
+    risingTimesMs(pin) {
+      const out: number[] = [];
+      for (const w of recorder.waves) {
+        for (const us of w.rising.get(pin) ?? []) {
+          const at = w.startMs + us / 1000;
+          if (w.stoppedAtMs === null || at <= w.stoppedAtMs) out.push(at);
+        }
+      }
+      return out;
+    },
+    motors: () => ({ ...motors }),
+    driversEnabled,
+    initialized: () => initialized,
+  };
+
+  function driversEnabled(): boolean {
+    const level = levels.get(gpio?.pins.enable ?? -1) ?? (gpio?.enableActiveLow ? 1 : 0);
+    return gpio?.enableActiveLow ? level === 0 : level === 1;
+  }
+
+  function pwmOn(): boolean {
+    const last = recorder.pwm.filter((p) => p.pin === gpio?.pins.solenoid).at(-1);
+    return !!last && last.duty > 0;
+  }
+
+  function live(now: number): TxEntry[] {
+    return tx.filter((e) => e.endMs > now);
+  }
+
+  class FakeGpio implements PigpioGpio {
+    static readonly INPUT = INPUT;
+    static readonly OUTPUT = OUTPUT;
+    constructor(
+      private readonly pin: number,
+      init?: { mode?: number },
+    ) {
+      initialized = true;
+      if (init?.mode !== undefined) this.mode(init.mode);
+    }
+    mode(_mode: number): this {
+      return this;
+    }
+    digitalWrite(level: 0 | 1): this {
+      levels.set(this.pin, level);
+      recorder.writes.push({ atMs: clock.now(), pin: this.pin, level });
+      return this;
+    }
+    digitalRead(): number {
+      return levels.get(this.pin) ?? 0;
+    }
+    hardwarePwmWrite(frequency: number, dutyCycle: number): this {
+      if (![12, 13, 18, 19].includes(this.pin))
+        throw new Error(`pigpio: GPIO ${this.pin} has no hardware PWM`);
+      if (!Number.isInteger(dutyCycle) || dutyCycle < 0 || dutyCycle > 1_000_000) {
+        throw new Error(`pigpio: bad hardware PWM duty ${dutyCycle}`);
+      }
+      const now = clock.now();
+      recorder.pwm.push({ atMs: now, pin: this.pin, frequencyHz: frequency, duty: dutyCycle });
+      if (this.pin === gpio?.pins.solenoid) gantry.setStylus(dutyCycle > 0, now);
+      return this;
+    }
+  }
+
+  function stopTx(): void {
+    const now = clock.now();
+    const running = live(now);
+    if (running.length === 0) return;
+    for (const e of running) e.record.stoppedAtMs = now;
+    tx = [];
+    gantry.halt();
+    // SimGantry.halt() also releases the solenoid; pigpio's waveTxStop leaves PWM alone.
+    if (pwmOn()) gantry.setStylus(true, now);
+    // The drivers received only the steps sent before the stop.
+    motors = kin.toSteps(gantry.positionAt(now));
+  }
+
+  const pigpio: PigpioLike = {
+    Gpio: FakeGpio,
+    WAVE_MODE_ONE_SHOT: ONE_SHOT,
+    WAVE_MODE_ONE_SHOT_SYNC: ONE_SHOT_SYNC,
+    initialize() {
+      initialized = true;
+    },
+    terminate() {
+      stopTx();
+      if (pwmOn() && gpio)
+        recorder.pwm.push({ atMs: clock.now(), pin: gpio.pins.solenoid, frequencyHz: 0, duty: 0 });
+      gantry.setStylus(false);
+      initialized = false;
+    },
+    waveClear() {
+      building = [];
+      waves.clear();
+    },
+    waveAddGeneric(pulses) {
+      for (const p of pulses) {
+        for (const v of [p.gpioOn, p.gpioOff, p.usDelay]) {
+          if (!Number.isInteger(v) || v < 0)
+            throw new Error(`pigpio: gpioWaveAddGeneric: bad pulse value ${v}`);
+        }
+        if (p.gpioOn > 31 || p.gpioOff > 31) throw new Error("pigpio: waves drive GPIO 1–31 only");
+      }
+      building.push(pulses.map((p) => ({ ...p })));
+      const count = mergeByTime(building).length;
+      if (count > maxPulses) throw new Error(`pigpio: PI_TOO_MANY_PULSES (${count} > ${maxPulses})`);
+      return count;
+    },
+    waveCreate() {
+      const pulses = mergeByTime(building);
+      if (pulses.length === 0) throw new Error("pigpio: PI_EMPTY_WAVEFORM");
+      let pool = pulses.length;
+      for (const w of waves.values()) pool += w.length;
+      if (pool > maxPulses) throw new Error(`pigpio: PI_TOO_MANY_CBS (DMA pool full: ${pool} pulses)`);
+      building = [];
+      const id = nextId++;
+      waves.set(id, pulses);
+      return id;
+    },
+    waveDelete(id) {
+      if (!waves.delete(id)) throw new Error(`pigpio: PI_BAD_WAVE_ID ${id}`);
+    },
+    waveTxSend(id, mode) {
+      const pulses = waves.get(id);
+      if (!pulses) throw new Error(`pigpio: PI_BAD_WAVE_ID ${id}`);
+      if (mode !== ONE_SHOT && mode !== ONE_SHOT_SYNC)
+        throw new Error(`pigpio fake: wave mode ${mode} not simulated`);
+      const now = clock.now();
+      if (mode === ONE_SHOT) stopTx();
+      const pending = live(now);
+      const startMs = Math.max(now, pending.at(-1)?.endMs ?? now);
+      const replay = executeWave(pulses, {
+        wiring,
+        profile,
+        levels,
+        motors,
+        enabled: driversEnabled(),
+        gantry,
+        startMs,
+      });
+      motors = replay.motors;
+      const record: RecordedWave = {
+        id,
+        mode,
+        startMs,
+        pulses,
+        durationUs: replay.durationUs,
+        rising: replay.rising,
+        stoppedAtMs: null,
+      };
+      recorder.waves.push(record);
+      tx = [...pending, { id, startMs, endMs: startMs + replay.durationUs / 1000, record }];
+      return pulses.length;
+    },
+    waveTxBusy() {
+      return live(clock.now()).length > 0 ? 1 : 0;
+    },
+    waveTxAt() {
+      const now = clock.now();
+      const current = live(now).find((e) => e.startMs <= now) ?? live(now)[0];
+      if (!current) return PI_NO_TX_WAVE;
+      return waves.has(current.id) ? current.id : PI_WAVE_NOT_FOUND;
+    },
+    waveTxStop() {
+      stopTx();
+    },
+    waveGetMaxPulses() {
+      return maxPulses;
+    },
+  };
+
+  const switches: SwitchInputs = {
+    limitX: () => gantry.endstops().x,
+    limitY: () => gantry.endstops().y,
+    estop: () => estopPressed,
+  };
+  let estopPressed = false;
+  const inputs = createOnoffFake({
+    pins: gpio.pins,
+    activeLow: gpio.inputsActiveLow,
+    chipBase: options.chipBase ?? 512,
+    pollMs: options.pollMs ?? 2,
+    switches,
+  });
+  return {
+    pigpio,
+    onoff: inputs.onoff,
+    recorder,
+    pressEstop() {
+      estopPressed = true;
+      inputs.poll();
+    },
+    releaseEstop() {
+      estopPressed = false;
+      inputs.poll();
+    },
+    dispose: () => inputs.dispose(),
+  };
+}
+
+/** pigpio merges every `waveAddGeneric` into one time line; same-time pulses stay in order. */
+function mergeByTime(trains: readonly PigpioPulse[][]): PigpioPulse[] {
+  if (trains.length === 1) return [...(trains[0] ?? [])];
+  const timed: { us: number; seq: number; p: PigpioPulse }[] = [];
+  let seq = 0;
+  for (const train of trains) {
+    let us = 0;
+    for (const p of train) {
+      timed.push({ us, seq: seq++, p });
+      us += p.usDelay;
+    }
+    timed.push({ us, seq: seq++, p: { gpioOn: 0, gpioOff: 0, usDelay: 0 } });
+  }
+  timed.sort((x, y) => x.us - y.us || x.seq - y.seq);
+  const out: PigpioPulse[] = [];
+  for (let i = 0; i < timed.length; i++) {
+    const cur = timed[i];
+    if (!cur) continue;
+    const next = timed[i + 1];
+    if (cur.p.gpioOn === 0 && cur.p.gpioOff === 0 && next && next.us === cur.us) continue;
+    out.push({ gpioOn: cur.p.gpioOn, gpioOff: cur.p.gpioOff, usDelay: next ? next.us - cur.us : 0 });
+  }
+  return out;
+}
