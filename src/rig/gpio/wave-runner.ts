@@ -1,0 +1,177 @@
+import type { Logger } from "../../log/logger.js";
+import type { Clock } from "../../util/clock.js";
+import type { MotorSteps } from "./kinematics.js";
+import type { PigpioLike } from "./pigpio-types.js";
+import {
+  chunkPulses,
+  type MovePlan,
+  planHoldTail,
+  stepsDoneAt,
+  type WaveChunk,
+  type WavePlan,
+} from "./wave-planner.js";
+
+/** How a streamed move ended, and where the motors are (steps actually sent). */
+export interface WaveOutcome {
+  end: "done" | "stopped" | "held";
+  position: MotorSteps;
+}
+
+interface Queued {
+  chunk: WaveChunk;
+  plan: WavePlan;
+}
+
+interface InFlight extends Queued {
+  id: number;
+  /** Clock time (ms) the chunk's first pulse goes out (estimated for a chunk queued behind another). */
+  startMs: number;
+}
+
+/**
+ * Streams one planned move to pigpio as a sequence of waves: the first with `WAVE_MODE_ONE_SHOT`, each
+ * next one queued behind it with `WAVE_MODE_ONE_SHOT_SYNC` while the current one transmits, so the DMA
+ * engine replays the whole pulse train seamlessly and Node only needs to keep one wave ahead. At most
+ * two waves exist at a time, each ≤ a third of `waveGetMaxPulses()` (the DMA pool is shared).
+ *
+ * `stop()` is synchronous (`waveTxStop` at once — e-stop and hard limits call it from input callbacks);
+ * `hold()` lets the queued waves finish and replaces the rest of the move with a deceleration.
+ */
+export class WaveRunner {
+  private pending: Queued[] = [];
+  private inFlight: InFlight[] = [];
+  private move: MovePlan | null = null;
+  private stopped = false;
+  private holdRequested = false;
+  private held = false;
+  private wake: (() => void) | null = null;
+
+  constructor(
+    private readonly pigpio: PigpioLike,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+  ) {}
+
+  get active(): boolean {
+    return this.move !== null;
+  }
+
+  /** Transmit `plan`; resolves when it finished, was stopped or came to rest for a hold. */
+  async run(plan: MovePlan): Promise<WaveOutcome> {
+    if (plan.pulses.length === 0) return { end: "done", position: plan.to };
+    this.move = plan;
+    this.stopped = false;
+    this.held = false;
+    this.holdRequested = false;
+    const maxPulses = Math.max(16, Math.floor(this.pigpio.waveGetMaxPulses() / 3));
+    this.pending = chunkPulses(plan.pulses, maxPulses).map((chunk) => ({ chunk, plan }));
+    this.inFlight = [];
+    try {
+      this.pigpio.waveClear();
+      this.sendNext(this.pigpio.WAVE_MODE_ONE_SHOT);
+      this.sendNext(this.pigpio.WAVE_MODE_ONE_SHOT_SYNC);
+      while (!this.stopped) {
+        this.retireFinished();
+        if (this.inFlight.length < 2) this.sendNext(this.pigpio.WAVE_MODE_ONE_SHOT_SYNC);
+        if (this.inFlight.length === 0 && !this.pigpio.waveTxBusy()) break;
+        await this.sleep(this.nextCheckMs());
+      }
+      if (this.stopped) return { end: "stopped", position: this.positionNow() };
+      const last = this.lastPlan();
+      return { end: this.held && !samePosition(last.to, plan.to) ? "held" : "done", position: last.to };
+    } finally {
+      this.move = null;
+      this.pending = [];
+      this.inFlight = [];
+    }
+  }
+
+  /** Stop transmitting now (within one step period); returns the motor positions reached. */
+  stop(): MotorSteps | null {
+    if (!this.move || this.stopped) return null;
+    this.pigpio.waveTxStop();
+    const here = this.positionNow();
+    this.stopped = true;
+    this.wake?.();
+    return here;
+  }
+
+  /** Decelerate to rest after the waves already queued; `run()` then resolves with `end: "held"`. */
+  hold(): void {
+    if (!this.move || this.holdRequested) return;
+    this.holdRequested = true;
+    const next = this.pending[0];
+    if (!next || next.plan !== this.move) return;
+    const tail = planHoldTail(this.move, next.chunk.startUs);
+    const maxPulses = Math.max(16, Math.floor(this.pigpio.waveGetMaxPulses() / 3));
+    this.pending = chunkPulses(tail.pulses, maxPulses).map((chunk) => ({ chunk, plan: tail }));
+    this.held = true;
+  }
+
+  /** Motor positions now: the steps whose rising edge has gone out (estimated from elapsed wave time). */
+  positionNow(): MotorSteps {
+    const now = this.clock.now();
+    let current: InFlight | undefined;
+    for (const f of this.inFlight) if (f.startMs <= now) current = f;
+    const base = current ?? this.inFlight[0];
+    if (!base) return this.lastPlan().to;
+    const elapsedUs = Math.min(Math.max((now - base.startMs) * 1000, 0), base.chunk.durationUs);
+    return stepsDoneAt(base.plan, base.chunk.startUs + elapsedUs);
+  }
+
+  private lastPlan(): WavePlan {
+    return this.pending.at(-1)?.plan ?? this.inFlight.at(-1)?.plan ?? (this.move as WavePlan);
+  }
+
+  private sendNext(mode: number): void {
+    const next = this.pending.shift();
+    if (!next) return;
+    if (next.chunk.pulses.length === 0) return;
+    this.pigpio.waveAddGeneric(next.chunk.pulses);
+    const id = this.pigpio.waveCreate();
+    const now = this.clock.now();
+    const prev = this.inFlight.at(-1);
+    const busy = this.inFlight.length > 0 && !!this.pigpio.waveTxBusy();
+    if (prev && !busy) this.log.warn("wave underrun: Node queued the next wave too late", { id });
+    this.pigpio.waveTxSend(id, mode);
+    const startMs = prev && busy ? Math.max(now, prev.startMs + prev.chunk.durationUs / 1000) : now;
+    this.inFlight.push({ ...next, id, startMs });
+  }
+
+  /** Delete waves the DMA engine has moved past (never the one transmitting). */
+  private retireFinished(): void {
+    const at = this.pigpio.waveTxAt();
+    const busy = !!this.pigpio.waveTxBusy();
+    while (this.inFlight.length > 0) {
+      const first = this.inFlight[0] as InFlight;
+      if (busy && first.id === at) break;
+      if (busy && this.inFlight.every((f) => f.id !== at)) break;
+      this.inFlight.shift();
+      this.pigpio.waveDelete(first.id);
+    }
+  }
+
+  private nextCheckMs(): number {
+    const first = this.inFlight[0];
+    if (!first) return 1;
+    const endMs = first.startMs + first.chunk.durationUs / 1000;
+    return Math.min(Math.max(endMs - this.clock.now(), 1), 10);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      const self = this;
+      function done(): void {
+        clearTimeout(timer);
+        self.wake = null;
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+}
+
+function samePosition(a: MotorSteps, b: MotorSteps): boolean {
+  return a.a === b.a && a.b === b.b;
+}
