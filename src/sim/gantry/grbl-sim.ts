@@ -365,13 +365,14 @@ export class GrblSim {
     this.spindleOn = false;
     this.send(`ALARM:${code}`);
     this.options.log.debug("grbl sim alarm", { code });
+    // Every alarm leaves GRBL locked after the reset that ends it: `$X` or `$H` to move again.
+    this.alarmLock = true;
     if (code === 1 || code === 2) {
       this.critical = true;
       this.abortWaiting();
       this.send("[MSG:Reset to continue]");
     } else {
       // Other alarms (homing failures) make GRBL reset itself: buffers flushed, banner, locked.
-      this.alarmLock = true;
       this.clearState(now);
       this.banner();
     }

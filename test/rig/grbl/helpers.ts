@@ -1,3 +1,4 @@
+import { appendFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Logger } from "../../../src/log/logger.js";
 import type { BedPoint } from "../../../src/rig/motion.js";
@@ -6,10 +7,15 @@ import { SimGantry } from "../../../src/sim/gantry/model.js";
 import { systemClock } from "../../../src/util/clock.js";
 import { projectRoot } from "../../../src/util/paths.js";
 
+/** Silent unless GRBL_TEST_DEBUG names a file to append a trace to. */
+const debugFile = process.env.GRBL_TEST_DEBUG;
 export const quietLog = Logger.create({
-  level: "warn",
+  level: debugFile ? "trace" : "warn",
   format: "human",
-  sink: { write() {} },
+  sink: {
+    write: (line: string) =>
+      debugFile ? appendFileSync(debugFile, `${Date.now() % 100_000} ${line}`) : undefined,
+  },
   now: Date.now,
 });
 

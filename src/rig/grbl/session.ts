@@ -1,0 +1,175 @@
+import type { Logger } from "../../log/logger.js";
+import { PiclawError } from "../../util/errors.js";
+import type { SerialLink } from "./port.js";
+import { type GrblLine, type GrblStatusReport, parseGrblLine } from "./protocol.js";
+import { CharCountingStreamer } from "./streamer.js";
+
+/** What a session reports to its owner (the back-end). */
+export interface GrblSessionEvents {
+  onAlarm(code: number): void;
+  /** The board printed its banner: it (re)started and forgot its buffers, offsets and modal state. */
+  onBanner(line: Extract<GrblLine, { kind: "banner" }>): void;
+  onStatus(report: GrblStatusReport): void;
+  /** The port closed (unplugged, write failure, or our own close). Called once. */
+  onClose(err?: Error): void;
+}
+
+interface LineWaiter {
+  match: (line: GrblLine) => boolean;
+  resolve: (line: GrblLine) => void;
+  reject: (err: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+export function disconnectedError(why = "the GRBL serial port is gone"): PiclawError {
+  return new PiclawError("MOTION_DISCONNECTED", why);
+}
+
+/**
+ * One open connection to a GRBL board: splits the byte stream into lines, routes `ok`/`error` to the
+ * character-counting streamer, reports alarms, banners and status reports, and lets callers wait for a
+ * particular line. A new session is made for every (re)connect, so nothing stale crosses a reconnect.
+ */
+export class GrblSession {
+  readonly streamer: CharCountingStreamer;
+  private buffer = "";
+  private waiters: LineWaiter[] = [];
+  private collectors: GrblLine[][] = [];
+  private closed = false;
+
+  constructor(
+    private readonly link: SerialLink,
+    private readonly events: GrblSessionEvents,
+    private readonly log: Logger,
+  ) {
+    this.streamer = new CharCountingStreamer((data) => this.write(data));
+  }
+
+  /** Start listening on the link. */
+  attach(): void {
+    this.link.onData((chunk) => this.receive(chunk));
+    this.link.onClose((err) => this.closedBy(err));
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Send a real-time command byte (`?`, `!`, `~`, 0x18): bypasses the RX buffer accounting. */
+  realtime(byte: string): void {
+    this.write(byte);
+  }
+
+  /** Send a line through the streamer; resolves with the lines GRBL printed before its `ok`. */
+  async command(line: string): Promise<GrblLine[]> {
+    const seen: GrblLine[] = [];
+    this.collectors.push(seen);
+    try {
+      await this.streamer.send(line);
+      return seen;
+    } finally {
+      this.collectors.splice(this.collectors.indexOf(seen), 1);
+    }
+  }
+
+  /** Resolve with the next line matching `match`; reject on timeout or when the port closes. */
+  waitFor(match: (line: GrblLine) => boolean, timeoutMs: number, what: string): Promise<GrblLine> {
+    if (this.closed) return Promise.reject(disconnectedError());
+    return new Promise<GrblLine>((resolve, reject) => {
+      const waiter: LineWaiter = {
+        match,
+        resolve,
+        reject,
+        timer: setTimeout(() => {
+          this.waiters.splice(this.waiters.indexOf(waiter), 1);
+          reject(new PiclawError("MOTION_TIMEOUT", `GRBL did not send ${what} within ${timeoutMs} ms`));
+        }, timeoutMs),
+      };
+      this.waiters.push(waiter);
+    });
+  }
+
+  /** Soft reset (0x18) and wait for the banner that follows it. */
+  async softReset(timeoutMs: number): Promise<void> {
+    const banner = this.waitFor((l) => l.kind === "banner", timeoutMs, "its banner after a reset");
+    this.realtime("\x18");
+    await banner;
+  }
+
+  /** Ask for a status report (`?`) and wait for it. */
+  async status(timeoutMs: number): Promise<GrblStatusReport> {
+    const next = this.waitFor((l) => l.kind === "status", timeoutMs, "a status report");
+    this.realtime("?");
+    const line = await next;
+    if (line.kind !== "status") throw new Error("unreachable");
+    return line.report;
+  }
+
+  async close(): Promise<void> {
+    await this.link.close();
+    this.closedBy();
+  }
+
+  private write(data: string): void {
+    if (this.closed) return;
+    this.link.write(data, (err) => {
+      if (err) this.closedBy(err);
+    });
+  }
+
+  private receive(chunk: Buffer): void {
+    this.buffer += chunk.toString("latin1");
+    let nl = this.buffer.indexOf("\n");
+    while (nl >= 0) {
+      const raw = this.buffer.slice(0, nl).replace(/\r$/, "");
+      this.buffer = this.buffer.slice(nl + 1);
+      if (raw.trim()) this.dispatch(parseGrblLine(raw));
+      nl = this.buffer.indexOf("\n");
+    }
+  }
+
+  private dispatch(line: GrblLine): void {
+    this.log.trace("grbl <", { line });
+    switch (line.kind) {
+      case "ok":
+        if (!this.streamer.ok()) this.log.debug("stray ok ignored");
+        break;
+      case "error":
+        if (!this.streamer.error(line.code)) this.log.debug("stray error ignored", { code: line.code });
+        break;
+      case "alarm":
+        this.events.onAlarm(line.code);
+        break;
+      case "banner":
+        this.events.onBanner(line);
+        break;
+      case "status":
+        this.events.onStatus(line.report);
+        break;
+      case "msg":
+        this.log.debug("grbl message", { text: line.text });
+        break;
+      default:
+        break;
+    }
+    for (const seen of this.collectors) seen.push(line);
+    for (const w of [...this.waiters]) {
+      if (!w.match(line)) continue;
+      clearTimeout(w.timer);
+      this.waiters.splice(this.waiters.indexOf(w), 1);
+      w.resolve(line);
+    }
+  }
+
+  private closedBy(err?: Error): void {
+    if (this.closed) return;
+    this.closed = true;
+    const gone = disconnectedError(err ? `the GRBL serial port is gone: ${err.message}` : undefined);
+    for (const w of this.waiters.splice(0)) {
+      clearTimeout(w.timer);
+      w.reject(gone);
+    }
+    this.streamer.clear(gone);
+    this.events.onClose(err);
+  }
+}

@@ -1,0 +1,256 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { GrblBackend } from "../../../src/rig/grbl/backend.js";
+import { openSerialPort } from "../../../src/rig/grbl/port.js";
+import type { MotionStep } from "../../../src/rig/motion.js";
+import type { RigProfile } from "../../../src/rig/profile.js";
+import { type SimGrblLink, startSimGrblLink } from "../../../src/sim/gantry/grbl-link.js";
+import { PiclawError } from "../../../src/util/errors.js";
+import { fluidncProfile, quietLog, recordingGantry, sleep, until } from "./helpers.js";
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c().catch(() => undefined);
+});
+
+async function rejection(p: Promise<unknown>): Promise<PiclawError> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof PiclawError) return err;
+    throw err;
+  }
+  throw new Error("expected a rejection");
+}
+
+/** A simulated board on a pty, and a started GrblBackend talking to it. */
+async function rig(patch: (p: RigProfile) => void = () => {}) {
+  const profile = fluidncProfile(patch);
+  const rec = recordingGantry(profile);
+  const dir = mkdtempSync(join(tmpdir(), "piclaw-grbl-test-"));
+  let link: SimGrblLink = await startSimGrblLink({ gantry: rec.gantry, profile, log: quietLog, dir });
+  let opens = 0;
+  const backend = new GrblBackend({
+    profile,
+    log: quietLog,
+    path: link.devicePath,
+    openPort: (path, baud) => {
+      opens++;
+      return openSerialPort(path, baud);
+    },
+    timings: { bannerWaitMs: 200, statusPollMs: 100, reconnectMinMs: 50, reconnectMaxMs: 200 },
+  });
+  cleanups.push(async () => {
+    await backend.stop();
+    await link.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  await backend.start();
+  return {
+    ...rec,
+    profile,
+    backend,
+    link: () => link,
+    opens: () => opens,
+    /** Pull the plug: the simulator's end and socat go away. */
+    unplug: () => link.stop(),
+    /** Plug a (freshly booted) board back in at the same device path. */
+    replug: async () => {
+      link = await startSimGrblLink({ gantry: rec.gantry, profile, log: quietLog, dir });
+    },
+  };
+}
+
+const tapAt = (xMm: number, yMm: number): MotionStep[] => [
+  { kind: "travel", to: { xMm, yMm } },
+  { kind: "stylus", down: true },
+  { kind: "dwell", ms: 80 },
+  { kind: "stylus", down: false },
+];
+
+describe("GrblBackend against the simulated board over a pty", () => {
+  it("handshakes, refuses motion until referenced, then taps with the stylus only after the travel", async () => {
+    const { backend, gantry, stylus, profile } = await rig();
+    const before = await backend.status();
+    expect(before).toMatchObject({ state: "idle", referenced: false, stylusDown: false });
+    expect((await rejection(backend.run(tapAt(150, 120)))).code).toBe("MOTION_NOT_REFERENCED");
+    expect(gantry.isMoving()).toBe(false);
+
+    await backend.reference();
+    const referenced = await backend.status();
+    expect(referenced.referenced).toBe(true);
+    expect(referenced.position.xMm).toBeCloseTo(profile.park.xMm, 3);
+    expect(referenced.position.yMm).toBeCloseTo(profile.park.yMm, 3);
+
+    await backend.run(tapAt(150, 120));
+    const end = gantry.now();
+    expect(gantry.positionAt().xMm).toBeCloseTo(150, 3);
+    expect(gantry.positionAt().yMm).toBeCloseTo(120, 3);
+    expect(stylus.map((c) => c.down)).toEqual([true, false]);
+    const [down, up] = stylus;
+    if (!down || !up) throw new Error("no stylus calls");
+    // Energised no earlier than the travel's end, held strike + dwell, released before run() resolved.
+    expect(down.motionEndMs).toBeGreaterThan(0);
+    expect(down.atMs).toBeGreaterThanOrEqual(down.motionEndMs);
+    expect(up.atMs - down.atMs).toBeGreaterThanOrEqual(profile.stylus.strikeMs + 80 - 1);
+    expect(up.atMs).toBeLessThanOrEqual(end);
+    const after = await backend.status();
+    expect(after).toMatchObject({ state: "idle", stylusDown: false });
+    expect(after.position.xMm).toBeCloseTo(150, 3);
+  });
+
+  it("streams a long program with at most 127 unacknowledged bytes", async () => {
+    const { backend, gantry, link } = await rig();
+    await backend.reference();
+    const program: MotionStep[] = [];
+    for (let i = 0; i < 70; i++) {
+      program.push({ kind: "travel", to: { xMm: 150 + (i % 2) * 0.5 + i * 0.01, yMm: 150.123 + i * 0.2 } });
+    }
+    const sim = link().sim;
+    const receivedBefore = sim.stats.lines.length;
+    await backend.run(program);
+    const last = program[program.length - 1];
+    if (last?.kind !== "travel") throw new Error("bad program");
+    expect(gantry.positionAt().xMm).toBeCloseTo(last.to.xMm, 3);
+    expect(gantry.positionAt().yMm).toBeCloseTo(last.to.yMm, 3);
+    const received = sim.stats.lines.slice(receivedBefore);
+    expect(received).toHaveLength(71);
+    expect(received.at(-1)).toBe("G4 P0");
+    expect(sim.stats.rxOverflows).toBe(0);
+    expect(sim.stats.maxUnackedBytes).toBeLessThanOrEqual(127);
+    // …and it does stream ahead (many lines in flight), rather than one line at a time.
+    expect(sim.stats.maxUnackedBytes).toBeGreaterThan(100);
+  });
+
+  it("maps error:N to MOTION_GRBL_ERROR, lifts the stylus and keeps working", async () => {
+    const { backend, gantry } = await rig();
+    await backend.reference();
+    const err = await rejection(
+      backend.run([
+        { kind: "travel", to: { xMm: 150, yMm: 150 } },
+        { kind: "stylus", down: true },
+        { kind: "feed", to: { xMm: 160, yMm: 150 }, feedMmPerMin: 0 },
+        { kind: "stylus", down: false },
+      ]),
+    );
+    expect(err.code).toBe("MOTION_GRBL_ERROR");
+    expect(err.details).toMatchObject({ grblCode: 22, meaning: expect.stringMatching(/feed rate/) });
+    expect(gantry.stylusEnergised).toBe(false);
+    expect((await backend.status()).state).toBe("idle");
+    await backend.run(tapAt(140, 140));
+    expect(gantry.positionAt().xMm).toBeCloseTo(140, 3);
+  });
+
+  it("maps ALARM:2 (soft limit) to MOTION_ALARM and refuses motion until reference()", async () => {
+    const { backend, gantry } = await rig((p) => {
+      p.homing.endstops = true;
+      p.homing.seekFeedMmPerMin = 6000;
+      p.park = { xMm: 20, yMm: 15 };
+    });
+    expect((await backend.status()).state).toBe("alarm"); // GRBL boots locked when homing is enabled
+    await backend.reference(); // $H
+    expect(gantry.positionAt().xMm).toBeCloseTo(2, 3);
+    const err = await rejection(backend.run([{ kind: "travel", to: { xMm: 250, yMm: 50 } }]));
+    expect(err.code).toBe("MOTION_ALARM");
+    expect(err.details).toMatchObject({ grblCode: 2, meaning: expect.stringMatching(/soft limit/) });
+    const status = await backend.status();
+    expect(status).toMatchObject({ state: "alarm", referenced: false, alarm: { code: "ALARM:2" } });
+    expect(gantry.positionAt().xMm).toBeCloseTo(2, 3);
+    expect((await rejection(backend.run(tapAt(30, 30)))).code).toBe("MOTION_ALARM");
+    await backend.reference();
+    await backend.run([{ kind: "travel", to: { xMm: 30, yMm: 40 } }]);
+    expect(gantry.positionAt().yMm).toBeCloseTo(40, 3);
+  });
+
+  it("feed hold delays a move until resume", async () => {
+    const { backend, gantry } = await rig((p) => {
+      p.maxRateMmPerMin = { x: 3000, y: 3000 };
+    });
+    await backend.reference();
+    let t = Date.now();
+    await backend.run([{ kind: "travel", to: { xMm: 180, yMm: 195 } }]);
+    const plain = Date.now() - t;
+    t = Date.now();
+    const run = backend.run([{ kind: "travel", to: { xMm: 200, yMm: 195 } }]);
+    await sleep(100);
+    await backend.feedHold();
+    await sleep(150);
+    expect((await backend.status()).state).toBe("hold");
+    const held = gantry.positionAt().xMm;
+    await sleep(150);
+    expect(gantry.positionAt().xMm).toBe(held);
+    await backend.resume();
+    await run;
+    expect(Date.now() - t).toBeGreaterThan(plain + 250);
+    expect(gantry.positionAt().xMm).toBeCloseTo(200, 3);
+  });
+
+  it("halt mid-swipe stops the carriage, lifts the stylus and requires reference()", async () => {
+    const { backend, gantry } = await rig();
+    await backend.reference();
+    const run = backend.run([
+      { kind: "travel", to: { xMm: 150, yMm: 150 } },
+      { kind: "stylus", down: true },
+      { kind: "feed", to: { xMm: 150, yMm: 100 }, feedMmPerMin: 3000 },
+      { kind: "stylus", down: false },
+    ]);
+    await until(() => gantry.stylusEnergised, "stylus down");
+    await sleep(150);
+    expect(gantry.isMoving()).toBe(true);
+    await backend.halt("test");
+    expect((await rejection(run)).code).toBe("MOTION_HALTED");
+    expect(gantry.isMoving()).toBe(false);
+    expect(gantry.stylusEnergised).toBe(false);
+    const y = gantry.positionAt().yMm;
+    expect(y).toBeGreaterThan(100);
+    expect(y).toBeLessThan(150);
+    const status = await backend.status();
+    expect(status).toMatchObject({ referenced: false, state: "alarm", alarm: { code: "ALARM:3" } });
+    expect((await rejection(backend.run(tapAt(120, 120)))).code).toMatch(/MOTION_(ALARM|NOT_REFERENCED)/);
+    await backend.reference();
+    await backend.run([{ kind: "travel", to: { xMm: 120, yMm: 120 } }]);
+  });
+
+  it("the stylus watchdog releases a solenoid held past maxOnMs and fails the run", async () => {
+    const { backend, gantry, stylus } = await rig((p) => {
+      p.stylus.maxOnMs = 150;
+    });
+    await backend.reference();
+    const err = await rejection(
+      backend.run([
+        { kind: "stylus", down: true },
+        { kind: "dwell", ms: 1000 },
+        { kind: "stylus", down: false },
+      ]),
+    );
+    expect(err.code).toBe("MOTION_STYLUS_TIMEOUT");
+    await until(() => !gantry.stylusEnergised, "release");
+    const [down, up] = stylus;
+    expect((up?.atMs ?? 0) - (down?.atMs ?? 0)).toBeLessThan(400);
+    expect((await backend.status()).referenced).toBe(false);
+  });
+
+  it("a vanished port rejects the run, reconnects, and refuses motion until reference()", async () => {
+    const { backend, gantry, unplug, replug, opens } = await rig((p) => {
+      p.maxRateMmPerMin = { x: 3000, y: 3000 };
+    });
+    await backend.reference();
+    const run = backend.run([{ kind: "travel", to: { xMm: 170, yMm: 195 } }]);
+    await sleep(100);
+    await unplug();
+    expect((await rejection(run)).code).toBe("MOTION_DISCONNECTED");
+    expect((await backend.status()).state).toBe("disconnected");
+    expect((await rejection(backend.run(tapAt(150, 150)))).code).toBe("MOTION_DISCONNECTED");
+    await sleep(300); // a few reconnect attempts fail while the board is away
+    await until(() => !gantry.isMoving(), "carriage still");
+    await replug();
+    await until(() => opens() >= 2, "reconnect");
+    for (let i = 0; i < 100 && (await backend.status()).state === "disconnected"; i++) await sleep(20);
+    expect((await backend.status()).state).toBe("idle");
+    expect((await rejection(backend.run(tapAt(150, 150)))).code).toBe("MOTION_NOT_REFERENCED");
+    await backend.reference();
+    await backend.run([{ kind: "travel", to: { xMm: 190, yMm: 190 } }]);
+  });
+});
