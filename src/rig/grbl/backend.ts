@@ -5,7 +5,7 @@ import type { RigProfile } from "../profile.js";
 import { grblAlarm, grblAlarmMeaning } from "./codes.js";
 import { findPortByUsbId, listSerialPorts, type OpenPort, openSerialPort, type PortListing } from "./port.js";
 import { BARRIER, programToGcode } from "./program.js";
-import { type GrblStatusReport, gnum, type Xyz } from "./protocol.js";
+import { type GrblStatusReport, gnum, motionState, workPosition, type Xyz } from "./protocol.js";
 import { disconnectedError, GrblSession } from "./session.js";
 
 /** Timings of the GRBL back-end; defaults suit a real board, tests shorten them. */
@@ -284,28 +284,11 @@ export class GrblBackend implements MotionBackend {
   private state(): MotionStatus["state"] {
     if (!this.session || this.session.isClosed) return "disconnected";
     if (this.alarm) return "alarm";
-    switch (this.report?.state) {
-      case "Run":
-      case "Jog":
-      case "Home":
-        return "moving";
-      case "Hold":
-      case "Door":
-        return "hold";
-      case "Alarm":
-        return "alarm";
-      default:
-        // A program in a dwell is busy even though GRBL reports Idle.
-        return this.current ? "moving" : "idle";
-    }
+    return motionState(this.report, this.current !== null);
   }
 
-  /** Work position (bed mm): MPos − WCO, or WPos when the board reports that instead. */
   private position(): { xMm: number; yMm: number } {
-    const r = this.report;
-    if (r?.wpos) return { xMm: r.wpos.x, yMm: r.wpos.y };
-    const m = r?.mpos ?? { x: 0, y: 0, z: 0 };
-    return { xMm: m.x - this.wco.x, yMm: m.y - this.wco.y };
+    return workPosition(this.report, this.wco);
   }
 
   private async poll(s: GrblSession): Promise<void> {

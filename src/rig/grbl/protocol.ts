@@ -1,3 +1,5 @@
+import type { BedPoint, MotionState } from "../motion.js";
+
 /**
  * Parsing of what a GRBL 1.1 / FluidNC board sends back: one line at a time, `\r\n` terminated.
  * Kept free of I/O so the same code reads a real board and the simulator.
@@ -117,4 +119,28 @@ export function parseGrblLine(raw: string): GrblLine {
 export function gnum(n: number): string {
   const rounded = Number(n.toFixed(3));
   return Object.is(rounded, -0) ? "0" : String(rounded);
+}
+
+/** The MotionState a status report means; `busy`: a program is running (GRBL says Idle in a dwell). */
+export function motionState(report: GrblStatusReport | null, busy: boolean): MotionState {
+  switch (report?.state) {
+    case "Run":
+    case "Jog":
+    case "Home":
+      return "moving";
+    case "Hold":
+    case "Door":
+      return "hold";
+    case "Alarm":
+      return "alarm";
+    default:
+      return busy ? "moving" : "idle";
+  }
+}
+
+/** Work position (bed mm): MPos − WCO (the last WCO seen: GRBL sends it only now and then), or WPos. */
+export function workPosition(report: GrblStatusReport | null, wco: Xyz): BedPoint {
+  if (report?.wpos) return { xMm: report.wpos.x, yMm: report.wpos.y };
+  const m = report?.mpos ?? { x: 0, y: 0, z: 0 };
+  return { xMm: m.x - wco.x, yMm: m.y - wco.y };
 }

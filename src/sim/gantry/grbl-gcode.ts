@@ -169,3 +169,34 @@ export function settingsFromProfile(profile: RigProfile): GrblSettings {
 export function formatSetting(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(3);
 }
+
+/**
+ * The `$` commands that only read or write settings: `$` (help), `$$`, `$I`, `$N=V`. Returns the lines
+ * to print and the reply, or null when `cmd` is not one of them. `busy`: motion is queued or running.
+ */
+export function settingsCommand(
+  cmd: string,
+  settings: GrblSettings,
+  busy: boolean,
+): { lines: string[]; reply: "ok" | number } | null {
+  if (cmd === "$")
+    return {
+      lines: ["[HLP:$$ $# $G $I $N $x=val $Nx=line $J=line $SLP $C $X $H ~ ! ? ctrl-x]"],
+      reply: "ok",
+    };
+  if (cmd === "$$")
+    return { lines: [...settings].map(([id, v]) => `$${id}=${formatSetting(v)}`), reply: "ok" };
+  if (cmd === "$I") return { lines: ["[VER:1.1h.20190825:]", "[OPT:V,15,128]"], reply: "ok" };
+  const set = /^\$(\d+)=(.*)$/.exec(cmd);
+  if (!set) return null;
+  const id = Number(set[1]);
+  const value = Number(set[2]);
+  const reply = (code: "ok" | number) => ({ lines: [], reply: code });
+  if (!settings.has(id)) return reply(3);
+  if (set[2] === "" || !Number.isFinite(value)) return reply(2);
+  if (busy) return reply(8);
+  // GRBL refuses soft limits without homing: without a homed origin it cannot know the travel.
+  if (id === 20 && value === 1 && settings.get(22) !== 1) return reply(10);
+  settings.set(id, value);
+  return reply("ok");
+}

@@ -1,7 +1,7 @@
 import type { Logger } from "../../log/logger.js";
 import type { BedPoint } from "../../rig/motion.js";
 import type { RigProfile } from "../../rig/profile.js";
-import { formatSetting, type GcodeBlock, LINE_MAX, parseGcode, settingsFromProfile } from "./grbl-gcode.js";
+import { type GcodeBlock, LINE_MAX, parseGcode, settingsCommand, settingsFromProfile } from "./grbl-gcode.js";
 import { PLANNER_BLOCKS, SimPlanner } from "./grbl-planner.js";
 import type { SimGantry } from "./model.js";
 
@@ -113,11 +113,12 @@ export class GrblSim {
       else if (b === 0x7e) this.resume();
       else if (b >= 0x80)
         continue; // overrides and other extended real-time commands: not simulated
-      else if (this.rx.length >= RX_BUFFER) this.stats.rxOverflows++;
       else {
-        this.rx += String.fromCharCode(b);
+        // Count every byte the host sent, dropped or not: the host believes all of it is in the buffer.
         this.unacked++;
         this.stats.maxUnackedBytes = Math.max(this.stats.maxUnackedBytes, this.unacked);
+        if (this.rx.length >= RX_BUFFER) this.stats.rxOverflows++;
+        else this.rx += String.fromCharCode(b);
       }
     }
     void this.pump();
@@ -196,18 +197,10 @@ export class GrblSim {
 
   private async system(line: string): Promise<Reply> {
     const cmd = line.toUpperCase();
-    if (cmd === "$") {
-      this.send("[HLP:$$ $# $G $I $N $x=val $Nx=line $J=line $SLP $C $X $H ~ ! ? ctrl-x]");
-      return "ok";
-    }
-    if (cmd === "$$") {
-      for (const [id, v] of this.settings) this.send(`$${id}=${formatSetting(v)}`);
-      return "ok";
-    }
-    if (cmd === "$I") {
-      this.send("[VER:1.1h.20190825:]");
-      this.send("[OPT:V,15,128]");
-      return "ok";
+    const info = settingsCommand(cmd, this.settings, this.planner.busy(this.now()));
+    if (info) {
+      for (const l of info.lines) this.send(l);
+      return info.reply;
     }
     if (cmd === "$G") {
       const m = `G${this.motionMode} G54 G17 ${this.inches ? "G20" : "G21"} ${this.relative ? "G91" : "G90"} G94`;
@@ -220,16 +213,7 @@ export class GrblSim {
       return "ok";
     }
     if (cmd === "$H") return this.home();
-    const set = /^\$(\d+)=(.*)$/.exec(cmd);
-    if (!set) return 3;
-    const id = Number(set[1]);
-    const value = Number(set[2]);
-    if (!this.settings.has(id)) return 3;
-    if (set[2] === "" || !Number.isFinite(value)) return 2;
-    if (this.planner.busy(this.now())) return 8;
-    if (id === 20 && value === 1 && this.settings.get(22) !== 1) return 10;
-    this.settings.set(id, value);
-    return "ok";
+    return 3;
   }
 
   /** $H: seek the origin-side switches, check they closed, pull off; the switch spot becomes machine 0,0. */

@@ -57,6 +57,9 @@ async function boot(profile: RigProfile) {
   const term = new Terminal(port);
   term.send("\x18");
   await until(() => term.lines.some((l) => l.startsWith("Grbl 1.1h")), "banner");
+  // The power-on banner may also still sit in the pty: let both arrive, then start from a clean slate.
+  await sleep(50);
+  term.lines.length = 0;
   return { ...rec, term, sim: link.sim };
 }
 
@@ -152,5 +155,14 @@ describe("GRBL simulator over a pty", () => {
     expect(await term.status()).toMatch(/^<Alarm/);
     expect(await term.command("G0 X1")).toContain("error:9");
     expect(await term.command("$X")).toEqual(["[MSG:Caution: Unlocked]", "ok"]);
+  });
+
+  it("detects a host that ignores flow control (the check the back-end's streaming test relies on)", async () => {
+    const { term, sim } = await boot(fluidncProfile());
+    // 40 short moves at once: ~600 bytes, far beyond the 127-byte RX buffer while the planner is busy.
+    term.send(Array.from({ length: 40 }, (_, i) => `G0 X-${i % 2}.5 Y-${i}\n`).join(""));
+    await sleep(200);
+    expect(sim.stats.maxUnackedBytes).toBeGreaterThan(127);
+    expect(sim.stats.rxOverflows).toBeGreaterThan(0);
   });
 });
