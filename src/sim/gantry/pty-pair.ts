@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { PiclawError } from "../../util/errors.js";
 
 /**
@@ -17,12 +18,20 @@ export interface PtyPair {
   close(): Promise<void>;
 }
 
-/** Relays bytes between two raw ptys; exits when its stdin closes, so it never outlives its parent. */
+/**
+ * Relays bytes between two raw ptys; exits when its stdin closes, so it never outlives its parent.
+ * argv[1], argv[2]: optional symlink paths for the two ends (socat's `link=`), removed on exit.
+ */
 const PYTHON_RELAY = `
 import os, pty, select, sys, tty
 m1, s1 = pty.openpty()
 m2, s2 = pty.openpty()
 tty.setraw(s1); tty.setraw(s2)
+links = [l for l in sys.argv[1:3] if l]
+for link, slave in zip(sys.argv[1:3], (s1, s2)):
+    if link:
+        if os.path.lexists(link): os.unlink(link)
+        os.symlink(os.ttyname(slave), link)
 sys.stdout.write(os.ttyname(s1) + "\\n" + os.ttyname(s2) + "\\n"); sys.stdout.flush()
 pair = {m1: m2, m2: m1}
 stdin = sys.stdin.fileno()
@@ -39,21 +48,35 @@ while True:
             continue
         if data:
             os.write(pair[fd], data)
+for link in links:
+    try: os.unlink(link)
+    except OSError: pass
 `;
 
 function hasSocat(): boolean {
   return spawnSync("socat", ["-V"], { stdio: "ignore" }).status === 0;
 }
 
-/** Open a pty pair; `prefer` forces one way (tests cover both). */
-export async function openPtyPair(prefer?: "socat" | "python3"): Promise<PtyPair> {
-  const via = prefer ?? (hasSocat() ? "socat" : "python3");
+export interface PtyPairOptions {
+  /** Force one way (tests cover both); default: socat when installed. */
+  prefer?: "socat" | "python3";
+  /** Symlinks to create for the ends (stable names, like /dev/serial/by-id), removed on close. */
+  linkA?: string;
+  linkB?: string;
+}
+
+/** Open a pty pair. */
+export async function openPtyPair(options: PtyPairOptions = {}): Promise<PtyPair> {
+  const via = options.prefer ?? (hasSocat() ? "socat" : "python3");
+  const end = (link: string | undefined) => `pty,raw,echo=0${link ? `,link=${link}` : ""}`;
   const child =
     via === "socat"
-      ? spawn("socat", ["-d", "-d", "pty,raw,echo=0", "pty,raw,echo=0"], {
+      ? spawn("socat", ["-d", "-d", end(options.linkA), end(options.linkB)], {
           stdio: ["pipe", "ignore", "pipe"],
         })
-      : spawn("python3", ["-c", PYTHON_RELAY], { stdio: ["pipe", "pipe", "pipe"] });
+      : spawn("python3", ["-c", PYTHON_RELAY, options.linkA ?? "", options.linkB ?? ""], {
+          stdio: ["pipe", "pipe", "pipe"],
+        });
   // Never outlive this process: a relay left behind would hold the ptys open.
   const killOnExit = () => child.kill("SIGKILL");
   process.once("exit", killOnExit);
@@ -91,6 +114,10 @@ export async function openPtyPair(prefer?: "socat" | "python3"): Promise<PtyPair
     throw err;
   });
   const [a, b] = paths as [string, string];
+  // socat announces the ptys before it makes the symlinks: wait for them so callers can open by name.
+  for (const link of [options.linkA, options.linkB]) {
+    for (let i = 0; link && !existsSync(link) && i < 100; i++) await new Promise((r) => setTimeout(r, 10));
+  }
   const exited = new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
     else child.once("exit", () => resolve());

@@ -1,4 +1,6 @@
-import { closeSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readSync, realpathSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openPtyPair } from "../../../src/sim/gantry/pty-pair.js";
 
@@ -19,8 +21,10 @@ async function readSome(fd: number, want: number): Promise<string> {
 
 describe.each(["socat", "python3"] as const)("pty pair via %s", (via) => {
   it("carries bytes both ways in raw mode and vanishes when closed", async () => {
-    const pair = await openPtyPair(via);
+    const dir = mkdtempSync(join(tmpdir(), "piclaw-pty-"));
+    const pair = await openPtyPair({ prefer: via, linkA: join(dir, "host"), linkB: join(dir, "dev") });
     expect(pair.via).toBe(via);
+    expect(realpathSync(join(dir, "dev"))).toBe(pair.b);
     // O_RDWR | O_NOCTTY | O_NONBLOCK so the reads below never hang the test.
     const fa = openSync(pair.a, "rs+", 0o600);
     const fb = openSync(pair.b, "rs+", 0o600);
@@ -35,5 +39,6 @@ describe.each(["socat", "python3"] as const)("pty pair via %s", (via) => {
     }
     await pair.close();
     expect(pair.process.exitCode !== null || pair.process.signalCode !== null).toBe(true);
+    expect(existsSync(join(dir, "dev"))).toBe(false);
   });
 });
