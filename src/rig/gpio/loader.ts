@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { errorMessage, PiclawError } from "../../util/errors.js";
 import type { OnoffLike, PigpioLike } from "./pigpio-types.js";
 
@@ -45,8 +46,47 @@ async function load(name: string, required: readonly string[], importer: ModuleI
   return mod;
 }
 
-/** The real pigpio module (Pi Zero–4 only); throws MOTION_GPIO_UNAVAILABLE anywhere else. */
-export async function loadPigpio(importer: ModuleImporter = defaultImporter): Promise<PigpioLike> {
+/** Where the loader runs; injectable so every refusal is testable on any machine. */
+export interface PigpioHost {
+  importer?: ModuleImporter;
+  platform?: string;
+  arch?: string;
+  /** The board model (`/proc/device-tree/model`), or null when unknown. */
+  model?: () => string | null;
+}
+
+function boardModel(): string | null {
+  try {
+    return readFileSync("/proc/device-tree/model", "utf8").replace(/\0/g, "").trim();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The real pigpio module (Pi Zero–4 only); throws MOTION_GPIO_UNAVAILABLE anywhere else. The platform is
+ * checked before importing because pigpio's addon may half-load (or touch /dev/mem) on the wrong machine.
+ */
+export async function loadPigpio(host: PigpioHost = {}): Promise<PigpioLike> {
+  const platform = host.platform ?? process.platform;
+  const arch = host.arch ?? process.arch;
+  if (platform !== "linux" || (arch !== "arm" && arch !== "arm64")) {
+    throw new PiclawError("MOTION_GPIO_UNAVAILABLE", `pigpio cannot run on ${platform}/${arch}. ${PI_ONLY}`, {
+      module: "pigpio",
+    });
+  }
+  const model = (host.model ?? boardModel)();
+  if (model && /Raspberry Pi 5|Compute Module 5/i.test(model)) {
+    throw new PiclawError(
+      "MOTION_GPIO_UNAVAILABLE",
+      `pigpio does not support this board (${model}). ${PI_ONLY}`,
+      {
+        module: "pigpio",
+        model,
+      },
+    );
+  }
+  const importer = host.importer ?? defaultImporter;
   const required = ["Gpio", "initialize", "terminate", "waveClear", "waveAddGeneric", "waveCreate"];
   return (await load(
     "pigpio",

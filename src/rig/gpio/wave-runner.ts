@@ -41,6 +41,8 @@ export class WaveRunner {
   private pending: Queued[] = [];
   private inFlight: InFlight[] = [];
   private move: MovePlan | null = null;
+  /** The plan whose end is where the motors stop: the move, or its hold tail. */
+  private finalPlan: WavePlan | null = null;
   private stopped = false;
   private holdRequested = false;
   private held = false;
@@ -60,6 +62,7 @@ export class WaveRunner {
   async run(plan: MovePlan): Promise<WaveOutcome> {
     if (plan.pulses.length === 0) return { end: "done", position: plan.to };
     this.move = plan;
+    this.finalPlan = plan;
     this.stopped = false;
     this.held = false;
     this.holdRequested = false;
@@ -77,7 +80,7 @@ export class WaveRunner {
         await this.sleep(this.nextCheckMs());
       }
       if (this.stopped) return { end: "stopped", position: this.positionNow() };
-      const last = this.lastPlan();
+      const last = this.finalPlan ?? plan;
       return { end: this.held && !samePosition(last.to, plan.to) ? "held" : "done", position: last.to };
     } finally {
       this.move = null;
@@ -105,6 +108,7 @@ export class WaveRunner {
     const tail = planHoldTail(this.move, next.chunk.startUs);
     const maxPulses = Math.max(16, Math.floor(this.pigpio.waveGetMaxPulses() / 3));
     this.pending = chunkPulses(tail.pulses, maxPulses).map((chunk) => ({ chunk, plan: tail }));
+    this.finalPlan = tail;
     this.held = true;
   }
 
@@ -114,13 +118,9 @@ export class WaveRunner {
     let current: InFlight | undefined;
     for (const f of this.inFlight) if (f.startMs <= now) current = f;
     const base = current ?? this.inFlight[0];
-    if (!base) return this.lastPlan().to;
+    if (!base) return (this.finalPlan ?? (this.move as WavePlan)).to;
     const elapsedUs = Math.min(Math.max((now - base.startMs) * 1000, 0), base.chunk.durationUs);
     return stepsDoneAt(base.plan, base.chunk.startUs + elapsedUs);
-  }
-
-  private lastPlan(): WavePlan {
-    return this.pending.at(-1)?.plan ?? this.inFlight.at(-1)?.plan ?? (this.move as WavePlan);
   }
 
   private sendNext(mode: number): void {

@@ -96,6 +96,8 @@ export function createPigpioFake(options: PigpioFakeOptions): PigpioFake {
   let nextId = 0;
   let tx: TxEntry[] = [];
   let initialized = false;
+  // Carriage minus motor position, fixed while waves chain (see executeWave); re-read at rest.
+  let offset: { xMm: number; yMm: number } | null = null;
   const recorder: PigpioRecorder = {
     waves: [],
     pwm: [],
@@ -169,6 +171,7 @@ export function createPigpioFake(options: PigpioFakeOptions): PigpioFake {
     if (running.length === 0) return;
     for (const e of running) e.record.stoppedAtMs = now;
     tx = [];
+    offset = null;
     gantry.halt();
     // SimGantry.halt() also releases the solenoid; pigpio's waveTxStop leaves PWM alone.
     if (pwmOn()) gantry.setStylus(true, now);
@@ -230,6 +233,11 @@ export function createPigpioFake(options: PigpioFakeOptions): PigpioFake {
       if (mode === ONE_SHOT) stopTx();
       const pending = live(now);
       const startMs = Math.max(now, pending.at(-1)?.endMs ?? now);
+      if (pending.length === 0 || !offset) {
+        const at = gantry.positionAt(Math.max(startMs, gantry.motionEndMs()));
+        const motorsAt = kin.toBed(motors);
+        offset = { xMm: at.xMm - motorsAt.xMm, yMm: at.yMm - motorsAt.yMm };
+      }
       const replay = executeWave(pulses, {
         wiring,
         profile,
@@ -238,6 +246,7 @@ export function createPigpioFake(options: PigpioFakeOptions): PigpioFake {
         enabled: driversEnabled(),
         gantry,
         startMs,
+        offset,
       });
       motors = replay.motors;
       const record: RecordedWave = {

@@ -58,6 +58,11 @@ export function executeWave(
     enabled: boolean;
     gantry: SimGantry;
     startMs: number;
+    /**
+     * Carriage position minus the motors' kinematic position: segment targets are absolute motor
+     * positions plus this, so chained waves never accumulate rounding error.
+     */
+    offset: BedPoint;
   },
 ): WaveReplay {
   const { wiring, levels, enabled } = options;
@@ -86,7 +91,9 @@ export function executeWave(
     }
     t += pulse.usDelay;
   }
-  if (samples.length > 1) appendMotion(options.gantry, samples, options.startMs, toleranceMm(kin));
+  if (samples.length > 1) {
+    appendMotion(options.gantry, samples, options.startMs, options.offset, toleranceMm(kin));
+  }
   return { rising, durationUs: t, motors };
 }
 
@@ -102,7 +109,13 @@ function toleranceMm(kin: Kinematics): number {
 }
 
 /** Split the path into straight runs (Douglas–Peucker) and queue each on the gantry, exactly timed. */
-function appendMotion(gantry: SimGantry, samples: readonly Sample[], startMs: number, tolMm: number): void {
+function appendMotion(
+  gantry: SimGantry,
+  samples: readonly Sample[],
+  startMs: number,
+  offset: BedPoint,
+  tolMm: number,
+): void {
   const cuts = straightRuns(samples, tolMm);
   for (let i = 0; i + 1 < cuts.length; i++) {
     const i0 = cuts[i] ?? 0;
@@ -111,7 +124,6 @@ function appendMotion(gantry: SimGantry, samples: readonly Sample[], startMs: nu
     const s1 = samples[i1];
     if (!s0 || !s1) continue;
     const segStartMs = startMs + s0.us / 1000;
-    const here = gantry.positionAt(Math.max(segStartMs, gantry.motionEndMs()));
     const dx = s1.p.xMm - s0.p.xMm;
     const dy = s1.p.yMm - s0.p.yMm;
     const len = Math.hypot(dx, dy);
@@ -124,7 +136,7 @@ function appendMotion(gantry: SimGantry, samples: readonly Sample[], startMs: nu
       best = Math.max(best, Math.min(along, len));
       curvePoints.push({ tMs: (s.us - s0.us) / 1000, mm: best });
     }
-    const to = { xMm: here.xMm + dx, yMm: here.yMm + dy };
+    const to = { xMm: s1.p.xMm + offset.xMm, yMm: s1.p.yMm + offset.yMm };
     // The frame may cut the segment short (the motors stall against it): clip the curve to that length.
     gantry.move(
       to,

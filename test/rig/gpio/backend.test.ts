@@ -119,3 +119,141 @@ describe("GpioBackend on the pigpio fake", () => {
 function gpioRigStylus() {
   return gpioRig().profile.stylus;
 }
+
+describe("GpioBackend safety on the pigpio fake", () => {
+  const parked = { homing: { endstops: false, seekFeedMmPerMin: 1500, pulloffMm: 2 } };
+
+  it("e-stop during a stroke stops short, lifts the stylus, latches and refuses motion until reference()", async () => {
+    const rig = gpioRig({ profile: parked });
+    try {
+      await rig.backend.start();
+      await rig.backend.reference();
+      const end = { xMm: 20, yMm: 150 };
+      const running = rig.backend.run([
+        { kind: "travel", to: { xMm: 180, yMm: 150 } },
+        { kind: "stylus", down: true },
+        { kind: "feed", to: end, feedMmPerMin: 3000 },
+        { kind: "stylus", down: false },
+      ]);
+      const failed = rejection(running);
+      // Wait until the stroke is under way with the tip down.
+      for (let i = 0; i < 200 && !rig.gantry.stylusEnergised; i++) await sleep(5);
+      await sleep(300);
+      expect(rig.gantry.isMoving()).toBe(true);
+      rig.fake.pressEstop();
+      const pressedAt = Date.now();
+      // Within one step period: the wave is stopped synchronously in the input callback.
+      expect(rig.gantry.isMoving()).toBe(false);
+      expect(rig.gantry.stylusEnergised).toBe(false);
+      const err = await failed;
+      expect(err.code).toBe("MOTION_HALTED");
+      const here = rig.gantry.positionAt();
+      expect(here.xMm).toBeGreaterThan(end.xMm + 50);
+      expect(rig.fake.recorder.waves.at(-1)?.stoppedAtMs).toBeLessThanOrEqual(pressedAt);
+      const status = await rig.backend.status();
+      expect(status.state).toBe("estop");
+      expect(status.referenced).toBe(false);
+      expect(status.stylusDown).toBe(false);
+      // The reported position counts the steps actually sent.
+      expect(distance(status.position, here)).toBeLessThan(0.6);
+      expect((await rejection(rig.backend.run([{ kind: "travel", to: end }]))).code).toBe("MOTION_ESTOP");
+      expect((await rejection(rig.backend.reference())).code).toBe("MOTION_ESTOP");
+      rig.fake.releaseEstop();
+      await rig.backend.reference();
+      await rig.backend.run([{ kind: "travel", to: { xMm: 200, yMm: 200 } }]);
+      expect((await rig.backend.status()).state).toBe("idle");
+    } finally {
+      await rig.close();
+    }
+  });
+
+  it("homes against the endstops: seek, pull off, slow approach, origin at the trip point", async () => {
+    const rig = gpioRig({
+      at: { xMm: 40, yMm: 25 },
+      profile: { homing: { endstops: true, seekFeedMmPerMin: 3000, pulloffMm: 2 } },
+    });
+    try {
+      await rig.backend.start();
+      expect((await rejection(rig.backend.run([{ kind: "travel", to: { xMm: 5, yMm: 5 } }]))).code).toBe(
+        "MOTION_NOT_REFERENCED",
+      );
+      await rig.backend.reference();
+      const status = await rig.backend.status();
+      expect(status.referenced).toBe(true);
+      expect(status.position).toEqual({ xMm: 0, yMm: 0 });
+      // The switches trip within 0.2 mm of the frame; the slow approach overshoots by a few µm.
+      const home = rig.gantry.positionAt();
+      expect(home.xMm).toBeGreaterThan(0.15);
+      expect(home.xMm).toBeLessThanOrEqual(0.2);
+      expect(home.yMm).toBeGreaterThan(0.15);
+      expect(home.yMm).toBeLessThanOrEqual(0.2);
+      const target = { xMm: 30, yMm: 12.5 };
+      await rig.backend.run([{ kind: "travel", to: target }]);
+      const at = rig.gantry.positionAt();
+      expect(at.xMm - home.xMm).toBeCloseTo(target.xMm, 2);
+      expect(at.yMm - home.yMm).toBeCloseTo(target.yMm, 2);
+    } finally {
+      await rig.close();
+    }
+  });
+
+  it("a limit switch closing mid-move is a hard limit: halt and alarm", async () => {
+    // The carriage really sits 30 mm further toward X 0 than the parked origin claims (lost steps).
+    const rig = gpioRig({ at: { xMm: 180, yMm: 210 }, profile: parked });
+    try {
+      await rig.backend.start();
+      await rig.backend.reference();
+      const err = await rejection(rig.backend.run([{ kind: "travel", to: { xMm: 10, yMm: 210 } }]));
+      expect(err.code).toBe("MOTION_HARD_LIMIT");
+      const status = await rig.backend.status();
+      expect(status.state).toBe("alarm");
+      expect(status.alarm?.code).toBe("MOTION_HARD_LIMIT");
+      expect(rig.gantry.isMoving()).toBe(false);
+      expect(rig.gantry.positionAt().xMm).toBeLessThan(0.5);
+      expect((await rejection(rig.backend.run([{ kind: "travel", to: { xMm: 50, yMm: 50 } }]))).code).toBe(
+        "MOTION_ALARM",
+      );
+    } finally {
+      await rig.close();
+    }
+  });
+
+  it("feed hold decelerates to rest mid-move; resume finishes at the exact target", async () => {
+    const rig = gpioRig({ profile: parked });
+    try {
+      await rig.backend.start();
+      await rig.backend.reference();
+      const target = { xMm: 10, yMm: 200 };
+      const running = rig.backend.run([{ kind: "travel", to: target }]);
+      await sleep(150);
+      await rig.backend.feedHold();
+      expect((await rig.backend.status()).state).toBe("hold");
+      await sleep(250);
+      expect(rig.gantry.isMoving()).toBe(false);
+      const held = rig.gantry.positionAt();
+      expect(held.xMm).toBeGreaterThan(target.xMm + 20);
+      expect(distance((await rig.backend.status()).position, held)).toBeLessThanOrEqual(HALF_STEP_MM);
+      await sleep(50);
+      expect(distance(rig.gantry.positionAt(), held)).toBe(0);
+      await rig.backend.resume();
+      await running;
+      expect(distance(rig.gantry.positionAt(), target)).toBeLessThanOrEqual(HALF_STEP_MM);
+      // The stop was a deceleration: across all waves, X never changed speed faster than allowed.
+      const times = rig.fake.recorder.risingTimesMs(17).map((t) => t * 1000);
+      let worst = 0;
+      for (let i = 2; i < times.length; i++) {
+        const d1 = (times[i - 1] ?? 0) - (times[i - 2] ?? 0);
+        const d2 = (times[i] ?? 0) - (times[i - 1] ?? 0);
+        if (d1 > 50_000 || d2 > 50_000) continue; // the pause itself
+        // Smallest speed change (mm/s) these intervals allow, each known to ±1 µs.
+        const v1 = [1 / 80 / (d1 + 1), 1 / 80 / Math.max(d1 - 1, 0.5)];
+        const v2 = [1 / 80 / (d2 + 1), 1 / 80 / Math.max(d2 - 1, 0.5)];
+        const dv = Math.max(0, (v2[0] ?? 0) - (v1[1] ?? 0), (v1[0] ?? 0) - (v2[1] ?? 0)) * 1e6;
+        worst = Math.max(worst, dv / ((d1 + d2) / 2 / 1e6));
+      }
+      expect(worst).toBeLessThanOrEqual(rig.profile.accelMmPerS2.x * 1.05);
+    } finally {
+      await rig.close();
+    }
+  });
+});

@@ -9,7 +9,12 @@ import { systemClock } from "../../../src/util/clock.js";
 import { projectRoot } from "../../../src/util/paths.js";
 
 export const gpioProfile = loadRigProfile(resolve(projectRoot(), "calibration/profiles/cartesian-gpio.yaml"));
-export const quietLog = Logger.create({ level: "error", format: "human", sink: { write() {} }, now: Date.now });
+export const quietLog = Logger.create({
+  level: "error",
+  format: "human",
+  sink: { write() {} },
+  now: Date.now,
+});
 
 export interface Rig {
   profile: RigProfile;
