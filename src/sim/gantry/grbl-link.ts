@@ -1,13 +1,12 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Logger } from "../../log/logger.js";
 import { openSerialPort, type SerialLink } from "../../rig/grbl/port.js";
 import type { RigProfile } from "../../rig/profile.js";
-import { PiclawError } from "../../util/errors.js";
 import { GrblSim } from "./grbl-sim.js";
 import type { SimGantry } from "./model.js";
+import { openPtyPair } from "./pty-pair.js";
 
 /** Options of `startSimGrblLink`. */
 export interface SimGrblLinkOptions {
@@ -19,8 +18,6 @@ export interface SimGrblLinkOptions {
    * the same device path — a board that was unplugged and plugged in again. Default: a fresh temp dir.
    */
   dir?: string;
-  /** socat executable (default: `socat` on PATH). */
-  socat?: string;
 }
 
 /** A running simulated GRBL board on a pseudo-terminal. */
@@ -29,14 +26,12 @@ export interface SimGrblLink {
   devicePath: string;
   /** The simulator (its `stats` show what crossed the wire). */
   sim: GrblSim;
-  /** Stop the simulator, close its end, kill socat. Safe to call more than once. */
+  /** Stop the simulator, close its end, kill the pty relay. Safe to call more than once. */
   stop(): Promise<void>;
 }
 
-const READY_TIMEOUT_MS = 5000;
-
 /**
- * Start a simulated GRBL board behind a real pseudo-terminal pair made by socat: the simulator holds
+ * Start a simulated GRBL board behind a real pseudo-terminal pair (socat, or a python3 relay where socat is missing): the simulator holds
  * one end (opened with `serialport`, like any tty), the driver gets the other end's path. Because the
  * driver talks to a tty, it exercises the same termios, buffering and close/EIO behaviour as with USB.
  */
@@ -46,14 +41,7 @@ export async function startSimGrblLink(options: SimGrblLinkOptions): Promise<Sim
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), "piclaw-grbl-"));
   const hostPath = join(dir, "grbl-host");
   const devicePath = join(dir, "grbl-dev");
-  const child = spawn(
-    options.socat ?? "socat",
-    ["-d", "-d", `pty,raw,echo=0,link=${hostPath}`, `pty,raw,echo=0,link=${devicePath}`],
-    { stdio: ["ignore", "ignore", "pipe"] },
-  );
-  const killOnExit = () => child.kill("SIGKILL");
-  process.on("exit", killOnExit);
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const pair = await openPtyPair({ linkA: hostPath, linkB: devicePath });
   let port: SerialLink | null = null;
   let sim: GrblSim | null = null;
   let stopped = false;
@@ -63,16 +51,11 @@ export async function startSimGrblLink(options: SimGrblLinkOptions): Promise<Sim
     stopped = true;
     sim?.stop();
     if (port) await port.close().catch(() => undefined);
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill("SIGTERM");
-      await exited;
-    }
-    process.off("exit", killOnExit);
+    await pair.close();
     if (ownDir) rmSync(dir, { recursive: true, force: true });
   };
 
   try {
-    await socatReady(child);
     const link = await openSerialPort(hostPath, options.profile.serial?.baudRate ?? 115_200);
     port = link;
     const grbl = new GrblSim({
@@ -91,31 +74,4 @@ export async function startSimGrblLink(options: SimGrblLinkOptions): Promise<Sim
     await stop();
     throw err;
   }
-}
-
-/** Resolve once socat reports its transfer loop (both ptys and links exist); reject if it dies first. */
-function socatReady(child: ChildProcess): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    let stderr = "";
-    let settled = false;
-    const fail = (why: string) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      reject(new PiclawError("SIM_GRBL_LINK_FAILED", `socat: ${why}`, { stderr: stderr.slice(-500) }));
-    };
-    const timer = setTimeout(() => fail("not ready in time"), READY_TIMEOUT_MS);
-    child.once("error", (err) => fail(err.message));
-    child.once("exit", (code) => fail(`exited with ${code}`));
-    // Keep reading stderr for socat's whole life so a full pipe never blocks it.
-    child.stderr?.on("data", (chunk: Buffer) => {
-      if (settled) return;
-      stderr += chunk.toString("utf8");
-      if (stderr.includes("starting data transfer loop")) {
-        settled = true;
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-  });
 }

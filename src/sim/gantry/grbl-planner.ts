@@ -96,8 +96,7 @@ export class SimPlanner {
 
   /**
    * Feed hold: decelerate the running block to a stop at the profile's acceleration, keep every unfinished
-   * block for `resume()`. SimGantry can only cut motion through `halt()`, which also releases the solenoid;
-   * if it was energised it is re-energised once that release has played out.
+   * block for `resume()`. The solenoid stays as it is, so a held swipe keeps its contact.
    */
   hold(now: number): void {
     if (this.holding) return;
@@ -107,9 +106,7 @@ export class SimPlanner {
     if (!unfinished.length) return;
     const current = unfinished.find((b) => b.run && b.run.startMs <= now);
     const currentRun = current?.run;
-    const energised = this.gantry.stylusEnergised;
-    const here = this.gantry.halt();
-    if (energised) this.gantry.setStylus(true, now + this.limits.releaseDelayMs + 1);
+    const here = this.gantry.cut();
     for (const b of unfinished) b.run = undefined;
     if (current && currentRun) this.decelerate(current, currentRun, here, now);
   }

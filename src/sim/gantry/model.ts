@@ -139,14 +139,23 @@ export class SimGantry {
     return this.energised ? atMs - this.energisedAtMs : 0;
   }
 
-  /** Stop now: cut queued motion at the current position and release the stylus. */
-  halt(): BedPoint {
+  /**
+   * Stop motion now where the carriage is, leaving the solenoid as it is (a feed hold decelerates by
+   * queuing its own stopping segment after this). Returns the position.
+   */
+  cut(): BedPoint {
     const now = this.now();
     this.flush(now);
     const here = this.positionAt(now);
     this.segments = [];
     this.rest = here;
-    this.setStylus(false, now);
+    return here;
+  }
+
+  /** Stop now: cut queued motion at the current position and release the stylus. */
+  halt(): BedPoint {
+    const here = this.cut();
+    this.setStylus(false, this.now());
     return here;
   }
 

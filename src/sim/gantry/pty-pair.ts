@@ -53,7 +53,7 @@ for link in links:
     except OSError: pass
 `;
 
-function hasSocat(): boolean {
+export function hasSocat(): boolean {
   return spawnSync("socat", ["-V"], { stdio: "ignore" }).status === 0;
 }
 
