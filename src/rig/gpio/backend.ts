@@ -19,6 +19,7 @@ export interface GpioBackendOptions {
   pigpio: PigpioLike;
   /** The onoff module for the switch inputs (`loadOnoff()` on a Pi). */
   onoff: OnoffLike;
+  /** Timestamps for wave starts (position estimates); the step timing itself is pigpio's. */
   clock: Clock;
   log: Logger;
   /** sysfs number of BCM 0; when absent it is read from `sysfsRoot` (never assumed to be 0). */
@@ -196,11 +197,12 @@ export class GpioBackend implements MotionBackend {
     };
   }
 
+  /** Hold only means something while a program runs: decelerate the move, pause before the next step. */
   async feedHold(): Promise<void> {
-    if (this.state !== "moving" && this.state !== "idle") return;
+    if (!this.program || (this.state !== "moving" && this.state !== "idle")) return;
     this.holding = true;
     this.runner.hold();
-    if (this.program) this.state = "hold";
+    this.state = "hold";
   }
 
   async resume(): Promise<void> {
