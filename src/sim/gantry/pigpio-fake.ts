@@ -172,9 +172,8 @@ export function createPigpioFake(options: PigpioFakeOptions): PigpioFake {
     for (const e of running) e.record.stoppedAtMs = now;
     tx = [];
     offset = null;
-    gantry.halt();
-    // SimGantry.halt() also releases the solenoid; pigpio's waveTxStop leaves PWM alone.
-    if (pwmOn()) gantry.setStylus(true, now);
+    // pigpio's waveTxStop leaves PWM alone, so the solenoid stays as it is.
+    gantry.cut();
     // The drivers received only the steps sent before the stop.
     motors = kin.toSteps(gantry.positionAt(now));
   }
