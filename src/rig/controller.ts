@@ -88,7 +88,12 @@ export class MotionController {
     return this.runChecked(program, this.allowed, signal);
   }
 
-  private runChecked(program: readonly MotionStep[], area: BedArea, signal?: AbortSignal): Promise<void> {
+  /** Validation runs before this returns (nothing is queued for a bad program); failures reject. */
+  private async runChecked(
+    program: readonly MotionStep[],
+    area: BedArea,
+    signal?: AbortSignal,
+  ): Promise<void> {
     this.validate(program, area);
     return this.serialize(async () => {
       if (this.estopReason) throw this.estopError();

@@ -3,16 +3,16 @@ import { dirname, join } from "node:path";
 import type { LoadedConfig } from "../config/load.js";
 import type { Logger } from "../log/logger.js";
 import { SimControlServer } from "../sim/control.js";
-import { SimRig } from "../sim/rig.js";
 import type { Clock } from "../util/clock.js";
 import { HttpService, json } from "./http.js";
+import { SimRigStack } from "./rig-stack.js";
 
 /**
  * The PiClaw daemon: owns the rig and the servers. `start()` brings parts up in order and `stop()`
  * tears them down in reverse, so a SIGTERM leaves no socket files or child processes behind.
  */
 export class Daemon {
-  private rig: SimRig | null = null;
+  private stack: SimRigStack | null = null;
   private http: HttpService | null = null;
   private control: SimControlServer | null = null;
   private startedAt = 0;
@@ -40,9 +40,10 @@ export class Daemon {
 
     // Relative paths in the config (the rig profile) are relative to the config file.
     const baseDir = this.loaded.path ? dirname(this.loaded.path) : process.cwd();
-    const rig = SimRig.fromConfig(config, { clock: this.clock, log: this.log.child("sim"), cwd: baseDir });
-    await rig.start();
-    this.rig = rig;
+    const stack = new SimRigStack(config, { clock: this.clock, log: this.log, cwd: baseDir });
+    this.stack = stack;
+    await stack.start();
+    const rig = stack.rig;
 
     const runDir = join(stateDir, "run");
     mkdirSync(runDir, { recursive: true, mode: 0o700 });
@@ -86,8 +87,8 @@ export class Daemon {
     this.http = null;
     await this.control?.stop();
     this.control = null;
-    await this.rig?.stop();
-    this.rig = null;
+    await this.stack?.stop();
+    this.stack = null;
     this.log.info("stopped");
   }
 }

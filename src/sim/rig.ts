@@ -121,6 +121,11 @@ export class SimRig {
     return { ...this.config.pose };
   }
 
+  /** The rig profile whose mechanics the simulated gantry has. */
+  get profile(): RigProfile {
+    return this.deps.profile;
+  }
+
   get gantry(): SimGantry {
     if (!this.gantryInstance) throw new Error("SimRig not started");
     return this.gantryInstance;

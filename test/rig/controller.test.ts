@@ -42,9 +42,9 @@ class RecordingBackend implements MotionBackend {
   }
 }
 
-function rejection(fn: () => unknown): PiclawError {
+async function rejection(work: Promise<unknown>): Promise<PiclawError> {
   try {
-    fn();
+    await work;
   } catch (err) {
     if (err instanceof PiclawError) return err;
     throw err;
@@ -53,35 +53,35 @@ function rejection(fn: () => unknown): PiclawError {
 }
 
 describe("MotionController safety", () => {
-  it("rejects NaN, Infinity and non-number targets before anything reaches the back-end", () => {
+  it("rejects NaN, Infinity and non-number targets before anything reaches the back-end", async () => {
     const backend = new RecordingBackend();
     const motion = new MotionController(backend, profile, log);
     for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
-      const err = rejection(() => motion.run(motion.gestures.tap({ xMm: bad, yMm: 50 })));
+      const err = await rejection(motion.run(motion.gestures.tap({ xMm: bad, yMm: 50 })));
       expect(err.code).toBe("MOTION_TARGET_INVALID");
       expect(err.message).toContain("xMm");
     }
-    const err = rejection(() =>
+    const err = await rejection(
       motion.run([{ kind: "travel", to: { xMm: 10, yMm: "5" as unknown as number } }]),
     );
     expect(err.details.field).toBe("yMm");
     expect(backend.programs).toHaveLength(0);
   });
 
-  it("refuses targets outside the travel, then outside a calibrated area, and says why", () => {
+  it("refuses targets outside the travel, then outside a calibrated area, and says why", async () => {
     const backend = new RecordingBackend();
     const motion = new MotionController(backend, profile, log);
-    const outside = rejection(() => motion.run(motion.gestures.tap({ xMm: 250, yMm: 50 })));
+    const outside = await rejection(motion.run(motion.gestures.tap({ xMm: 250, yMm: 50 })));
     expect(outside.code).toBe("MOTION_SOFT_LIMIT");
     expect(outside.message).toMatch(/outside the allowed area x 0…200/);
     motion.setAllowedArea({ minXMm: 100, minYMm: 30, maxXMm: 190, maxYMm: 190 });
-    expect(rejection(() => motion.run(motion.gestures.tap({ xMm: 50, yMm: 50 }))).code).toBe(
+    expect((await rejection(motion.run(motion.gestures.tap({ xMm: 50, yMm: 50 })))).code).toBe(
       "MOTION_SOFT_LIMIT",
     );
     // A swipe whose end leaves the area is refused as a whole: its start must not be touched either.
-    expect(() =>
+    await expect(
       motion.run(motion.gestures.swipe({ xMm: 150, yMm: 100 }, { xMm: 150, yMm: 10 }, "fast")),
-    ).toThrow(/step 4 \(feed\)/);
+    ).rejects.toThrow(/step 4 \(feed\)/);
     expect(backend.programs).toHaveLength(0);
   });
 
@@ -93,7 +93,7 @@ describe("MotionController safety", () => {
     expect(backend.programs[0]?.at(-1)).toEqual({ kind: "travel", to: { xMm: 200, yMm: 195 } });
   });
 
-  it("bounds the solenoid's energised time and forbids travel with the tip down", () => {
+  it("bounds the solenoid's energised time and forbids travel with the tip down", async () => {
     const motion = new MotionController(new RecordingBackend(), profile, log);
     const tooLong: MotionStep[] = [
       { kind: "travel", to: { xMm: 50, yMm: 50 } },
@@ -101,14 +101,14 @@ describe("MotionController safety", () => {
       { kind: "dwell", ms: profile.stylus.maxOnMs },
       { kind: "stylus", down: false },
     ];
-    expect(rejection(() => motion.run(tooLong)).code).toBe("MOTION_STYLUS_TOO_LONG");
+    expect((await rejection(motion.run(tooLong))).code).toBe("MOTION_STYLUS_TOO_LONG");
     const dragging: MotionStep[] = [
       { kind: "stylus", down: true },
       { kind: "travel", to: { xMm: 50, yMm: 50 } },
       { kind: "stylus", down: false },
     ];
-    expect(rejection(() => motion.run(dragging)).code).toBe("MOTION_PROGRAM_INVALID");
-    expect(rejection(() => motion.run([{ kind: "stylus", down: true }])).message).toMatch(
+    expect((await rejection(motion.run(dragging))).code).toBe("MOTION_PROGRAM_INVALID");
+    expect((await rejection(motion.run([{ kind: "stylus", down: true }]))).message).toMatch(
       /ends with the stylus down/,
     );
   });

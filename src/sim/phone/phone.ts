@@ -348,6 +348,7 @@ export class SimPhone implements ScreenSource {
         // Like UIButton, lifting after a long hold that nothing claimed still activates what is under the finger.
         this.rev++;
         this.dispatch({ kind: "tap", at: g.at, count: 1, tMs: g.tMs }, now);
+        this.last = g; // diagnostics report what was recognised (a long press), not the activation
       }
     } else this.swipe(g, scene);
     this.rev++;
