@@ -4,7 +4,7 @@ import { parseConfig } from "../src/config/load.js";
 import { Logger } from "../src/log/logger.js";
 import { SimRig } from "../src/sim/rig.js";
 import { ManualClock } from "../src/util/clock.js";
-import { motionBench } from "./motion.js";
+import { measuredTapCycles, motionBench } from "./motion.js";
 
 /**
  * Simulated rig benchmark: phone screen render and camera frame time. Prints medians; never fails on
@@ -63,6 +63,8 @@ async function main(): Promise<void> {
   );
   process.stdout.write("tap cycle on each profile's timing model (goal for corexy-fluidnc ≤ 0.35 s):\n");
   for (const line of motionBench()) process.stdout.write(`  ${line}\n`);
+  process.stdout.write("tap cycle measured on the simulated appliance (real drivers, simulated gantry):\n");
+  for (const line of await measuredTapCycles()) process.stdout.write(`  ${line}\n`);
 }
 
 await main();

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
@@ -9,6 +10,20 @@ interface LogLine {
   ns: string;
   msg: string;
   [key: string]: unknown;
+}
+
+function childPids(pid: number): number[] {
+  const out = spawnSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).stdout;
+  return out.split("\n").filter(Boolean).map(Number);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const parseLines = (text: string): LogLine[] =>
@@ -40,9 +55,14 @@ describe("piclaw start (the daemon, as npm start runs it)", () => {
 
     const socket = join(dir, "run", "sim.sock");
     expect(existsSync(socket)).toBe(true);
+    // The simulated serial cable (socat or a python3 relay) is a child process: it must not outlive us.
+    const children = childPids(proc.child.pid ?? -1);
+    expect(children.length).toBeGreaterThan(0);
+    expect(parseLines(proc.stdout()).find((l) => l.msg === "motion ready")).toBeDefined();
     proc.child.kill("SIGTERM");
     const { code } = await proc.exit;
     expect(code).toBe(0);
+    for (const pid of children) expect(isAlive(pid), `child ${pid} left running`).toBe(false);
     const lines = parseLines(proc.stdout());
     expect(lines.map((l) => l.msg)).toContain("stopped");
     expect(existsSync(socket)).toBe(false);
