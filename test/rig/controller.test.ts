@@ -5,8 +5,8 @@ import { MotionController } from "../../src/rig/controller.js";
 import type { MotionBackend, MotionStatus, MotionStep } from "../../src/rig/motion.js";
 import { loadRigProfile } from "../../src/rig/profile.js";
 import { predictProgram } from "../../src/rig/timing.js";
-import { PiclawError } from "../../src/util/errors.js";
 import { projectRoot } from "../../src/util/paths.js";
+import { rejection } from "../helpers/errors.js";
 
 const profile = loadRigProfile(resolve(projectRoot(), "calibration/profiles/corexy-fluidnc.yaml"));
 const log = Logger.create({ level: "error", format: "human", sink: { write() {} }, now: Date.now });
@@ -40,16 +40,6 @@ class RecordingBackend implements MotionBackend {
   async disableDrivers() {
     this.calls.push("disable");
   }
-}
-
-async function rejection(work: Promise<unknown>): Promise<PiclawError> {
-  try {
-    await work;
-  } catch (err) {
-    if (err instanceof PiclawError) return err;
-    throw err;
-  }
-  throw new Error("expected a PiclawError");
 }
 
 describe("MotionController safety", () => {

@@ -1,8 +1,8 @@
 import { PiclawError } from "../../util/errors.js";
 import type { RigProfile } from "../profile.js";
+import { type SpeedLaw, trapezoidLaw } from "../speed-law.js";
 import { kinematicsFor, type MotorSteps } from "./kinematics.js";
 import type { PigpioPulse } from "./pigpio-types.js";
-import { type SpeedLaw, trapezoidLaw } from "./speed-law.js";
 
 /**
  * The wave planner: turns one straight move into pigpio pulses. Pure functions, no I/O — the step timing

@@ -1,3 +1,5 @@
+import { trapezoidLaw } from "../../rig/speed-law.js";
+
 /**
  * Distance-over-time curves for one straight move. A curve maps elapsed milliseconds to millimetres
  * travelled along the segment, monotone from 0 to `distanceMm` over `durationMs`.
@@ -13,29 +15,11 @@ export interface MoveCurve {
  * reach `maxMmPerS`), starting and ending at rest — how GRBL and the GPIO wave planner move one segment.
  */
 export function trapezoid(distanceMm: number, maxMmPerS: number, accelMmPerS2: number): MoveCurve {
-  const d = Math.abs(distanceMm);
-  if (d === 0) return { distanceMm: 0, durationMs: 0, distanceAt: () => 0 };
-  let v = maxMmPerS;
-  let ta = v / accelMmPerS2;
-  let da = 0.5 * accelMmPerS2 * ta * ta;
-  if (2 * da > d) {
-    // Triangle: peak speed where acceleration and deceleration meet halfway.
-    v = Math.sqrt(accelMmPerS2 * d);
-    ta = v / accelMmPerS2;
-    da = d / 2;
-  }
-  const tc = (d - 2 * da) / v;
-  const total = 2 * ta + tc;
+  const law = trapezoidLaw(Math.abs(distanceMm), maxMmPerS, accelMmPerS2);
   return {
-    distanceMm: d,
-    durationMs: total * 1000,
-    distanceAt(elapsedMs: number): number {
-      const t = Math.min(Math.max(elapsedMs / 1000, 0), total);
-      if (t < ta) return 0.5 * accelMmPerS2 * t * t;
-      if (t < ta + tc) return da + v * (t - ta);
-      const r = total - t;
-      return d - 0.5 * accelMmPerS2 * r * r;
-    },
+    distanceMm: law.lengthMm,
+    durationMs: law.durationS * 1000,
+    distanceAt: (elapsedMs) => law.distanceAt(elapsedMs / 1000),
   };
 }
 

@@ -1,19 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { MotionStep } from "../../../src/rig/motion.js";
-import { PiclawError } from "../../../src/util/errors.js";
+import { rejection } from "../../helpers/errors.js";
 import { distance, gpioRig, sleep } from "./helpers.js";
 
 const HALF_STEP_MM = 0.5 / 80 + 1e-9;
-
-async function rejection(p: Promise<unknown>): Promise<PiclawError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof PiclawError) return err;
-    throw err;
-  }
-  throw new Error("expected a PiclawError");
-}
 
 describe("GpioBackend on the pigpio fake", () => {
   it("runs travel → stylus down → dwell → up: exact target, strike then hold, only after motion", async () => {

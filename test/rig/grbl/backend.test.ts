@@ -7,23 +7,13 @@ import { openSerialPort } from "../../../src/rig/grbl/port.js";
 import type { MotionStep } from "../../../src/rig/motion.js";
 import type { RigProfile } from "../../../src/rig/profile.js";
 import { type SimGrblLink, startSimGrblLink } from "../../../src/sim/gantry/grbl-link.js";
-import { PiclawError } from "../../../src/util/errors.js";
+import { rejection } from "../../helpers/errors.js";
 import { fluidncProfile, quietLog, recordingGantry, sleep, until } from "./helpers.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c().catch(() => undefined);
 });
-
-async function rejection(p: Promise<unknown>): Promise<PiclawError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof PiclawError) return err;
-    throw err;
-  }
-  throw new Error("expected a rejection");
-}
 
 /** A simulated board on a pty, and a started GrblBackend talking to it. */
 async function rig(patch: (p: RigProfile) => void = () => {}) {

@@ -1,8 +1,8 @@
 /**
  * Speed along a straight path as a function of distance and time: a trapezoid (accelerate, cruise,
  * decelerate) starting and ending at rest, or a triangle when the path is too short to reach the peak.
- * Same shape as the simulator's `trapezoid` curve, with the inverse (time at a distance) the step timing
- * needs.
+ * Shared by the GPIO wave planner (which needs the inverse, time at a distance, for step timing), the
+ * timing model and the simulators, so predicted and simulated motion follow the same law.
  */
 export interface SpeedLaw {
   lengthMm: number;
