@@ -45,16 +45,20 @@ describe.each(PROFILES)("motion contract on %s", (profileName) => {
   };
   const g = () => stack.motion.gestures;
   const settle = () => new Promise((r) => setTimeout(r, 50));
-
-  it("unlocks: an edge swipe up opens the keypad, tapped digits unlock", async () => {
+  /** iOS's home gesture: from the bottom edge straight up by `upMm`, fast. */
+  const homeSwipe = (upMm: number) => {
     const glass = phone().geometry.glassMm;
-    await stack.motion.run(
+    return stack.motion.run(
       g().swipe(
         glassToBedPoint(glass.width / 2, glass.height - 1.5),
-        glassToBedPoint(glass.width / 2, glass.height - 40),
+        glassToBedPoint(glass.width / 2, glass.height - 1.5 - upMm),
         "fast",
       ),
     );
+  };
+
+  it("unlocks: an edge swipe up opens the keypad, tapped digits unlock", async () => {
+    await homeSwipe(38.5);
     await settle();
     expect(phone().truth().screen).toBe("passcode");
     for (const digit of "2468") await stack.motion.run(g().tap(centreOf(digit)));
@@ -66,14 +70,7 @@ describe.each(PROFILES)("motion contract on %s", (profileName) => {
     await stack.motion.run(g().tap(centreOf("Clock")));
     await settle();
     expect(phone().truth().app).toBe("clock");
-    const glass = phone().geometry.glassMm;
-    await stack.motion.run(
-      g().swipe(
-        glassToBedPoint(glass.width / 2, glass.height - 1.5),
-        glassToBedPoint(glass.width / 2, glass.height - 30),
-        "fast",
-      ),
-    );
+    await homeSwipe(28.5);
     await settle();
     expect(phone().truth().screen).toBe("home");
   });
@@ -96,14 +93,7 @@ describe.each(PROFILES)("motion contract on %s", (profileName) => {
     await settle();
     expect(phone().lastGesture).toMatchObject({ kind: "tap", count: 2 });
     // Leave the app the double tap opened, then long-press an icon.
-    const glass = phone().geometry.glassMm;
-    await stack.motion.run(
-      g().swipe(
-        glassToBedPoint(glass.width / 2, glass.height - 1.5),
-        glassToBedPoint(glass.width / 2, glass.height - 30),
-        "fast",
-      ),
-    );
+    await homeSwipe(28.5);
     await stack.motion.run(g().longPress(centreOf("Maps")));
     await settle();
     expect(phone().lastGesture).toMatchObject({ kind: "longPress", phase: "ended" });
