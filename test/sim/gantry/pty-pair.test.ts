@@ -1,10 +1,19 @@
-import { closeSync, existsSync, mkdtempSync, openSync, readSync, realpathSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  realpathSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hasSocat, openPtyPair } from "../../../src/sim/gantry/pty-pair.js";
 
-/** Read whatever arrives on `fd` within `ms` (ptys opened non-blocking would need polling; use a loop). */
+/** Read from a non-blocking `fd` until `want` characters arrived (or ~2 s passed). */
 async function readSome(fd: number, want: number): Promise<string> {
   const buf = Buffer.alloc(256);
   let out = "";
@@ -26,21 +35,25 @@ describe.each(hasSocat() ? (["socat", "python3"] as const) : (["python3"] as con
     it("carries bytes both ways in raw mode and vanishes when closed", async () => {
       const dir = mkdtempSync(join(tmpdir(), "piclaw-pty-"));
       const pair = await openPtyPair({ prefer: via, linkA: join(dir, "host"), linkB: join(dir, "dev") });
-      expect(pair.via).toBe(via);
-      expect(realpathSync(join(dir, "dev"))).toBe(pair.b);
-      // O_RDWR | O_NOCTTY | O_NONBLOCK so the reads below never hang the test.
-      const fa = openSync(pair.a, "rs+", 0o600);
-      const fb = openSync(pair.b, "rs+", 0o600);
       try {
-        writeSync(fa, "$I\n?");
-        expect(await readSome(fb, 4)).toBe("$I\n?");
-        writeSync(fb, "ok\r\n");
-        expect(await readSome(fa, 4)).toBe("ok\r\n");
+        expect(pair.via).toBe(via);
+        expect(realpathSync(join(dir, "dev"))).toBe(pair.b);
+        // Non-blocking, so a read with nothing to read fails (EAGAIN) instead of hanging the test.
+        const flags = constants.O_RDWR | constants.O_NOCTTY | constants.O_NONBLOCK;
+        const fa = openSync(pair.a, flags);
+        const fb = openSync(pair.b, flags);
+        try {
+          writeSync(fa, "$I\n?");
+          expect(await readSome(fb, 4)).toBe("$I\n?");
+          writeSync(fb, "ok\r\n");
+          expect(await readSome(fa, 4)).toBe("ok\r\n");
+        } finally {
+          closeSync(fa);
+          closeSync(fb);
+        }
       } finally {
-        closeSync(fa);
-        closeSync(fb);
+        await pair.close();
       }
-      await pair.close();
       expect(pair.process.exitCode !== null || pair.process.signalCode !== null).toBe(true);
       expect(existsSync(join(dir, "dev"))).toBe(false);
     });
