@@ -225,15 +225,16 @@ export interface WaveChunk {
 }
 
 /**
- * Split a pulse train into waves of at most `maxPulses` pulses and about `maxChunkUs` long (short chunks
- * keep a feed hold responsive). Splits only after a pulse with a delay, so simultaneous edges stay in one
+ * Split a pulse train into waves of at most `maxPulses` pulses and about `maxChunkUs` long. pigpio queues
+ * only one wave behind the one transmitting, so a chunk's length is how late Node may be with the next
+ * one before the motors starve (an underrun); shorter chunks would make a feed hold stop sooner. Splits only after a pulse with a delay, so simultaneous edges stay in one
  * wave; each chunk's last delay leads exactly to the next chunk's first pulse, so chunks sent back to back
  * (`WAVE_MODE_ONE_SHOT_SYNC`) replay the train seamlessly.
  */
 export function chunkPulses(
   pulses: readonly PigpioPulse[],
   maxPulses: number,
-  maxChunkUs = 50_000,
+  maxChunkUs = 100_000,
 ): WaveChunk[] {
   const chunks: WaveChunk[] = [];
   let start = 0;

@@ -32,7 +32,7 @@ interface InFlight extends Queued {
  * Streams one planned move to pigpio as a sequence of waves: the first with `WAVE_MODE_ONE_SHOT`, each
  * next one queued behind it with `WAVE_MODE_ONE_SHOT_SYNC` while the current one transmits, so the DMA
  * engine replays the whole pulse train seamlessly and Node only needs to keep one wave ahead. At most
- * two waves exist at a time, each ≤ a third of `waveGetMaxPulses()` (the DMA pool is shared).
+ * two waves exist at a time, each under half of `waveGetMaxPulses()` (the DMA pool is shared).
  *
  * `stop()` is synchronous (`waveTxStop` at once — e-stop and hard limits call it from input callbacks);
  * `hold()` lets the queued waves finish and replaces the rest of the move with a deceleration.
@@ -66,7 +66,7 @@ export class WaveRunner {
     this.stopped = false;
     this.held = false;
     this.holdRequested = false;
-    const maxPulses = Math.max(16, Math.floor(this.pigpio.waveGetMaxPulses() / 3));
+    const maxPulses = this.wavePulseBudget();
     this.pending = chunkPulses(plan.pulses, maxPulses).map((chunk) => ({ chunk, plan }));
     this.inFlight = [];
     try {
@@ -89,6 +89,14 @@ export class WaveRunner {
     }
   }
 
+  /**
+   * Pulses per wave: two waves are in flight at once (transmitting + queued) and share pigpio's pulse
+   * pool, so each may use a little under half of it; bigger waves give Node more slack against underruns.
+   */
+  private wavePulseBudget(): number {
+    return Math.max(16, Math.floor(this.pigpio.waveGetMaxPulses() * 0.45));
+  }
+
   /** Stop transmitting now (within one step period); returns the motor positions reached. */
   stop(): MotorSteps | null {
     if (!this.move || this.stopped) return null;
@@ -106,7 +114,7 @@ export class WaveRunner {
     const next = this.pending[0];
     if (!next || next.plan !== this.move) return;
     const tail = planHoldTail(this.move, next.chunk.startUs);
-    const maxPulses = Math.max(16, Math.floor(this.pigpio.waveGetMaxPulses() / 3));
+    const maxPulses = this.wavePulseBudget();
     this.pending = chunkPulses(tail.pulses, maxPulses).map((chunk) => ({ chunk, plan: tail }));
     this.finalPlan = tail;
     this.held = true;

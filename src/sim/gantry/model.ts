@@ -103,11 +103,14 @@ export class SimGantry {
    * Queue a straight move to `to` starting at `startMs` (default: when queued motion ends, or now). The
    * curve gets the segment length and returns its timing. A target beyond the frame is cut at the frame
    * (the carriage stalls there) and reported through `onLimit`. Returns the segment's end time.
+   * An explicit `startMs` may lie in the past: the pigpio fake books each wave's motion at the time the
+   * DMA engine started it, however late a loaded Node finished computing it (touch samples already
+   * delivered are not revised).
    */
   move(to: BedPoint, curveFor: (distanceMm: number) => MoveCurve, startMs?: number): number {
     const now = this.now();
     this.flush(now);
-    const begin = Math.max(startMs ?? 0, this.motionEndMs(), now);
+    const begin = Math.max(startMs ?? now, this.motionEndMs());
     const from = this.positionAt(begin);
     const { x: maxX, y: maxY } = this.options.travelMm;
     const clamped = { xMm: Math.min(Math.max(to.xMm, 0), maxX), yMm: Math.min(Math.max(to.yMm, 0), maxY) };

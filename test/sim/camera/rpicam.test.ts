@@ -104,23 +104,31 @@ describe("rpicam-vid stand-in", () => {
   });
 
   it("stops by itself after -t ms, paced at the frame rate (never faster)", async () => {
-    let calls = 0;
+    // Virtual time: sleeping advances the clock, capturing costs 5 ms, so the count is exact on any machine.
+    let nowMs = 0;
+    const captures: number[] = [];
     const fast: FrameSource = {
       capture: async () => {
-        calls++;
+        captures.push(nowMs);
+        nowMs += 5;
         return Buffer.from([0xff, 0xd8, 0xff, 0xd9]);
       },
     };
-    const d = deps(fast);
-    const t0 = performance.now();
+    const d = deps(fast, {
+      now: () => nowMs,
+      sleep: async (ms) => {
+        nowMs += ms;
+      },
+    });
     const code = await runRpicam("vid", ["--codec=mjpeg", "-o", "-", "--framerate=20", "-t", "500"], d);
-    const elapsed = performance.now() - t0;
     expect(code).toBe(0);
-    expect(elapsed).toBeGreaterThanOrEqual(480);
-    expect(elapsed).toBeLessThan(900);
-    // 20 fps for 0.5 s: about 10 frames, certainly not hundreds.
-    expect(calls).toBeGreaterThanOrEqual(8);
-    expect(calls).toBeLessThanOrEqual(11);
+    expect(nowMs).toBeGreaterThanOrEqual(500);
+    expect(nowMs).toBeLessThan(560);
+    // 20 fps for 0.5 s: 10 frames, one every 50 ms, never sooner.
+    expect(captures.length).toBe(10);
+    for (let i = 1; i < captures.length; i++) {
+      expect((captures[i] ?? 0) - (captures[i - 1] ?? 0)).toBeGreaterThanOrEqual(50);
+    }
   });
 
   it("passes exposure, white balance, focus and quality through to the frame source", async () => {
@@ -207,24 +215,32 @@ describe("rpicam-vid stand-in", () => {
 
 describe("rpicam-still stand-in", () => {
   it("writes one JPEG to stdout; --immediate skips the settle wait", async () => {
-    const d = deps(camera());
-    const t0 = performance.now();
+    // Virtual time: only the settle wait advances the clock, so the check is exact however slow rendering is.
+    let nowMs = 0;
+    const virtual = {
+      now: () => nowMs,
+      sleep: async (ms: number) => {
+        nowMs += ms;
+      },
+    };
+    const d = deps(camera(), virtual);
     expect(
       await runRpicam("still", ["-o", "-", "--width", "640", "--height", "360", "--immediate", "-n"], d),
     ).toBe(0);
-    const quick = performance.now() - t0;
+    expect(nowMs).toBe(0);
     const frames = splitJpegs(d.out.buffer);
     expect(frames.length).toBe(1);
     const meta = await sharp(frames[0]).metadata();
     expect([meta.width, meta.height]).toEqual([640, 360]);
 
-    const slow = deps(camera(), { stillTimeScale: 0.1 });
-    const t1 = performance.now();
+    const slow = deps(camera(), { ...virtual, stillTimeScale: 0.1 });
     expect(
       await runRpicam("still", ["-o", "-", "--width", "640", "--height", "360", "-t", "3000"], slow),
     ).toBe(0);
-    expect(performance.now() - t1).toBeGreaterThan(290);
-    expect(quick).toBeLessThan(1000);
+    // -t 3000 at a time scale of 0.1: a 300 ms preview/settle wait before the capture.
+    expect(nowMs).toBeGreaterThanOrEqual(300);
+    expect(nowMs).toBeLessThan(400);
+    expect(splitJpegs(slow.out.buffer).length).toBe(1);
   });
 
   it("writes -o FILE through the injected writer", async () => {
