@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { MotionStep } from "../../../src/rig/motion.js";
 import { rejection } from "../../helpers/errors.js";
-import { distance, gpioRig, sleep } from "./helpers.js";
+import { capturingLog, distance, gpioRig, sleep } from "./helpers.js";
 
 const HALF_STEP_MM = 0.5 / 80 + 1e-9;
 
@@ -49,9 +49,11 @@ describe("GpioBackend on the pigpio fake", () => {
   });
 
   it("streams a long move as chained waves that replay seamlessly to the exact target", async () => {
+    const captured = capturingLog();
     const rig = gpioRig({
       profile: { homing: { endstops: false, seekFeedMmPerMin: 1500, pulloffMm: 2 } },
       maxPulses: 3000,
+      log: captured.log,
     });
     try {
       await rig.backend.start();
@@ -62,13 +64,23 @@ describe("GpioBackend on the pigpio fake", () => {
       expect(waves.length).toBeGreaterThan(5);
       // Two waves share the DMA pool (one transmitting, one queued): each stays under half of it.
       for (const w of waves) expect(w.pulses.length).toBeLessThanOrEqual(1350);
-      // Each wave starts exactly where the previous one ended: no gap, no overlap.
+      // Each wave starts exactly where the previous one ended (no overlap, no gap) unless the machine was
+      // so loaded that Node queued it late: then the gap is there and the back-end reported that underrun.
+      let gaps = 0;
+      let longGaps = 0;
       for (let i = 1; i < waves.length; i++) {
         const prev = waves[i - 1];
         const cur = waves[i];
         if (!prev || !cur) continue;
-        expect(cur.startMs).toBeCloseTo(prev.startMs + prev.durationUs / 1000, 6);
+        const gap = cur.startMs - (prev.startMs + prev.durationUs / 1000);
+        expect(gap).toBeGreaterThan(-1e-6);
+        if (gap > 1e-6) gaps++;
+        if (gap > 0.5) longGaps++;
       }
+      const underruns = captured.lines.filter((l) => l.includes("wave underrun")).length;
+      // (A wave ending in the microseconds between the busy check and the send leaves a tiny gap unseen.)
+      expect(underruns).toBeLessThanOrEqual(gaps);
+      expect(underruns).toBeGreaterThanOrEqual(longGaps);
       expect(distance(rig.gantry.positionAt(), target)).toBeLessThanOrEqual(HALF_STEP_MM);
     } finally {
       await rig.close();

@@ -16,6 +16,22 @@ export const quietLog = Logger.create({
   now: Date.now,
 });
 
+/** A logger that keeps every line (JSON) so tests can check what the back-end reported. */
+export function capturingLog(): { log: Logger; lines: string[] } {
+  const lines: string[] = [];
+  const log = Logger.create({
+    level: "debug",
+    format: "json",
+    sink: {
+      write(line: string) {
+        lines.push(line);
+      },
+    },
+    now: Date.now,
+  });
+  return { log, lines };
+}
+
 export interface Rig {
   profile: RigProfile;
   gantry: SimGantry;
@@ -27,7 +43,13 @@ export interface Rig {
 
 /** A GPIO back-end on the pigpio fake over a simulated gantry (real time: the waves run on the clock). */
 export function gpioRig(
-  options: { profile?: Partial<RigProfile>; at?: BedPoint; maxPulses?: number; chipBase?: number } = {},
+  options: {
+    profile?: Partial<RigProfile>;
+    at?: BedPoint;
+    maxPulses?: number;
+    chipBase?: number;
+    log?: Logger;
+  } = {},
 ): Rig {
   const profile: RigProfile = { ...gpioProfile, ...options.profile };
   const clock = systemClock;
@@ -45,7 +67,7 @@ export function gpioRig(
     pigpio: fake.pigpio,
     onoff: fake.onoff,
     clock,
-    log: quietLog,
+    log: options.log ?? quietLog,
     gpioChipBase: chipBase,
   });
   return {
