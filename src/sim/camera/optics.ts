@@ -1,3 +1,9 @@
+import {
+  applyHomography as applyPlaneMap,
+  type Mat3,
+  mat3Inverse,
+  mat3Mul,
+} from "../../geometry/homography.js";
 import { type GlassFrame, glassFrame, glassToBed, type PhonePose, type Vec3 } from "../pose.js";
 import type { PhoneGeometry } from "../types.js";
 import type { CameraLens, CameraPlacement } from "./options.js";
@@ -8,8 +14,8 @@ import type { CameraLens, CameraPlacement } from "./options.js";
  * (W/2, H/2). No lens distortion, so every plane maps to the sensor by an exact homography.
  */
 
-/** Row-major 3×3 matrix. */
-export type Mat3 = [number, number, number, number, number, number, number, number, number];
+export type { Mat3 } from "../../geometry/homography.js";
+export { mat3Inverse, mat3Mul };
 
 export interface PixelPoint {
   u: number;
@@ -25,42 +31,10 @@ export interface PlaneFrame {
 
 const rad = (deg: number): number => (deg * Math.PI) / 180;
 
-const at = (m: Mat3, i: number): number => m[i] ?? 0;
-
-export function mat3Mul(a: Mat3, b: Mat3): Mat3 {
-  const r = new Array<number>(9).fill(0) as Mat3;
-  for (let i = 0; i < 3; i++)
-    for (let j = 0; j < 3; j++)
-      r[i * 3 + j] =
-        at(a, i * 3) * at(b, j) + at(a, i * 3 + 1) * at(b, 3 + j) + at(a, i * 3 + 2) * at(b, 6 + j);
-  return r;
-}
-
-export function mat3Inverse(m: Mat3): Mat3 {
-  const [a, b, c, d, e, f, g, h, i] = m;
-  const A = e * i - f * h;
-  const B = -(d * i - f * g);
-  const C = d * h - e * g;
-  const det = a * A + b * B + c * C;
-  if (det === 0 || !Number.isFinite(det)) throw new RangeError("mat3Inverse: singular matrix");
-  const k = 1 / det;
-  return [
-    A * k,
-    -(b * i - c * h) * k,
-    (b * f - c * e) * k,
-    B * k,
-    (a * i - c * g) * k,
-    -(a * f - c * d) * k,
-    C * k,
-    -(a * h - b * g) * k,
-    (a * e - b * d) * k,
-  ];
-}
-
-/** Apply a homography to (x, y). */
+/** Apply a homography to (x, y), as pixel coordinates. */
 export function applyHomography(h: Mat3, x: number, y: number): PixelPoint {
-  const w = h[6] * x + h[7] * y + h[8];
-  return { u: (h[0] * x + h[1] * y + h[2]) / w, v: (h[3] * x + h[4] * y + h[5]) / w };
+  const p = applyPlaneMap(h, x, y);
+  return { u: p.x, v: p.y };
 }
 
 /** Focal length in pixels for an output `widthPx` wide (binned modes keep the field of view). */
