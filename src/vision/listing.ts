@@ -1,0 +1,137 @@
+import type { DetectedObject, FracBox, TextLine } from "./types.js";
+
+/**
+ * The listing: what the agent reads instead of pixels. One row per element,
+ * `id [kind] "label" [left,top,right,bottom] conf`, boxes in 0–1 fractions of the rectified screen with
+ * 3 decimals, sorted top-to-bottom then left-to-right, duplicates merged.
+ */
+
+export type ListingKind = "icon" | "text";
+
+export interface ListingEntry {
+  /** 1-based, in reading order; the number drawn on the annotated image. */
+  id: number;
+  kind: ListingKind;
+  /** Recognised text for `text`; empty for `icon`. */
+  label: string;
+  box: FracBox;
+  conf: number;
+}
+
+export interface ListingOptions {
+  /** Same-kind boxes overlapping more than this (IoU) are one element. */
+  dedupeIou: number;
+  /** An icon mostly covered by a text line (intersection / icon area) is that text's glyphs, not an icon. */
+  iconInTextCover: number;
+  /** Detector classes listed as `icon` (everything else the detector finds is left to OCR). */
+  iconClasses: readonly string[];
+}
+
+export const DEFAULT_LISTING_OPTIONS: ListingOptions = {
+  dedupeIou: 0.5,
+  iconInTextCover: 0.7,
+  iconClasses: ["icon", "control"],
+};
+
+export function area(b: FracBox): number {
+  return Math.max(0, b[2] - b[0]) * Math.max(0, b[3] - b[1]);
+}
+
+export function intersection(a: FracBox, b: FracBox): number {
+  const w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]);
+  const h = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
+  return w > 0 && h > 0 ? w * h : 0;
+}
+
+export function iou(a: FracBox, b: FracBox): number {
+  const i = intersection(a, b);
+  return i > 0 ? i / (area(a) + area(b) - i) : 0;
+}
+
+const clampBox = (b: FracBox): FracBox => [
+  Math.min(Math.max(b[0], 0), 1),
+  Math.min(Math.max(b[1], 0), 1),
+  Math.min(Math.max(b[2], 0), 1),
+  Math.min(Math.max(b[3], 0), 1),
+];
+
+interface Candidate {
+  kind: ListingKind;
+  label: string;
+  box: FracBox;
+  conf: number;
+}
+
+/** Keep the most confident of each group of overlapping same-kind candidates (greedy NMS). */
+function dedupe(items: Candidate[], threshold: number): Candidate[] {
+  const kept: Candidate[] = [];
+  for (const c of [...items].sort((a, b) => b.conf - a.conf)) {
+    const twin = kept.find((k) => k.kind === c.kind && iou(k.box, c.box) > threshold);
+    if (!twin) kept.push(c);
+    // Same text read twice with different boxes: the more confident reading wins, nothing to merge.
+  }
+  return kept;
+}
+
+/**
+ * Reading order: group boxes into rows (vertical centres within half the smaller height of each
+ * other), rows top to bottom, left to right within a row, so a row of labels whose tops differ by a
+ * pixel still reads left to right.
+ */
+export function readingOrder<T extends { box: FracBox }>(items: readonly T[]): T[] {
+  const byTop = [...items].sort((a, b) => a.box[1] + a.box[3] - (b.box[1] + b.box[3]));
+  const rows: T[][] = [];
+  for (const item of byTop) {
+    const cy = (item.box[1] + item.box[3]) / 2;
+    const h = item.box[3] - item.box[1];
+    const row = rows.at(-1);
+    const anchor = row?.[0];
+    if (row && anchor) {
+      const acy = (anchor.box[1] + anchor.box[3]) / 2;
+      const ah = anchor.box[3] - anchor.box[1];
+      if (Math.abs(cy - acy) <= Math.min(h, ah) / 2) {
+        row.push(item);
+        continue;
+      }
+    }
+    rows.push([item]);
+  }
+  return rows.flatMap((row) => row.sort((a, b) => a.box[0] - b.box[0]));
+}
+
+/** Merge OCR text and detected objects into numbered listing entries. */
+export function buildListing(
+  text: readonly TextLine[],
+  objects: readonly DetectedObject[],
+  options: ListingOptions = DEFAULT_LISTING_OPTIONS,
+): ListingEntry[] {
+  const texts: Candidate[] = text
+    .filter((t) => t.text.trim() !== "")
+    .map((t) => ({ kind: "text", label: t.text.trim(), box: clampBox(t.box), conf: t.conf }));
+  const icons: Candidate[] = objects
+    .filter((o) => options.iconClasses.includes(o.cls))
+    .map((o) => ({ kind: "icon" as const, label: "", box: clampBox(o.box), conf: o.conf }))
+    .filter((c) => area(c.box) > 0)
+    .filter((c) => !texts.some((t) => intersection(t.box, c.box) / area(c.box) >= options.iconInTextCover));
+  const merged = dedupe([...texts, ...icons], options.dedupeIou);
+  return readingOrder(merged).map((c, i) => ({ id: i + 1, ...c }));
+}
+
+const f3 = (v: number): string => v.toFixed(3);
+
+/** Escape a label for the row's double quotes (and keep each row on one line). */
+function quote(label: string): string {
+  return `"${label
+    .replace(/\\/g, "\\\\")
+    .replace(/"/g, '\\"')
+    .replace(/[\r\n]+/g, " ")}"`;
+}
+
+/** One row: `3 [text] "Clock" [0.061,0.188,0.203,0.204] 0.97`. */
+export function formatEntry(e: ListingEntry): string {
+  return `${e.id} [${e.kind}] ${quote(e.label)} [${e.box.map(f3).join(",")}] ${e.conf.toFixed(2)}`;
+}
+
+export function formatListing(entries: readonly ListingEntry[]): string {
+  return entries.map(formatEntry).join("\n");
+}
