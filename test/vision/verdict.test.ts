@@ -12,7 +12,11 @@ import { cameraOver, POSES, trueScreenToCamera } from "./helpers.js";
 const W = 1152;
 const H = 648;
 
-async function view(camera: SimCamera, h: Mat3, settings: { gain?: number } = {}): Promise<RgbImage> {
+async function view(
+  camera: SimCamera,
+  h: Mat3,
+  settings: { gain?: number; width?: number; height?: number } = {},
+): Promise<RgbImage> {
   return warpToScreen(
     await decodeRgb(await camera.capture({ width: W, height: H, ...settings })),
     h,
