@@ -1,0 +1,117 @@
+import type { Mat3 } from "../geometry/homography.js";
+import type { FontBook } from "../sim/render/text.js";
+import type { Clock } from "../util/clock.js";
+import { type AnnotateOptions, annotateScreen, DEFAULT_ANNOTATE_OPTIONS } from "./annotate.js";
+import {
+  buildListing,
+  DEFAULT_LISTING_OPTIONS,
+  formatListing,
+  type ListingEntry,
+  type ListingOptions,
+} from "./listing.js";
+import { decodeRgb, warpToScreen } from "./rectify.js";
+import type { ObjectDetector, OcrEngine, RgbImage } from "./types.js";
+
+/**
+ * The path from a picture of the phone to what the agent reads: rectify the camera frame into the
+ * screen rectangle, run OCR and the UI detector on it (concurrently: they are independent native
+ * sessions), merge both into the listing, and draw the numbered boxes on the image the model sees.
+ * A screenshot skips rectification: it already is the screen.
+ */
+export interface ScreenView {
+  /** The rectified (or screenshot) screen the listing describes. */
+  screen: RgbImage;
+  entries: ListingEntry[];
+  /** The listing rows, one per line. */
+  listing: string;
+  /** Annotated JPEG. */
+  image: Buffer;
+  /** Milliseconds per stage, for logs and the bench. */
+  timings: { decode: number; rectify: number; recognise: number; annotate: number; total: number };
+}
+
+export interface VisionOptions {
+  /** Width of the rectified screen in pixels (height follows the phone's screen aspect). */
+  rectifiedWidth: number;
+  listing: ListingOptions;
+  annotate: AnnotateOptions;
+}
+
+export const DEFAULT_VISION_OPTIONS: VisionOptions = {
+  rectifiedWidth: 585,
+  listing: DEFAULT_LISTING_OPTIONS,
+  annotate: DEFAULT_ANNOTATE_OPTIONS,
+};
+
+export interface VisionDeps {
+  ocr: OcrEngine;
+  detector: ObjectDetector;
+  fonts: FontBook;
+  clock: Clock;
+  /** The phone's screen size in pixels (for the rectified aspect ratio). */
+  screenPx: { width: number; height: number };
+}
+
+export class VisionPipeline {
+  constructor(
+    private readonly deps: VisionDeps,
+    private readonly options: VisionOptions = DEFAULT_VISION_OPTIONS,
+  ) {}
+
+  /** Size of the rectified screen image. */
+  get rectifiedSize(): { width: number; height: number } {
+    const { width, height } = this.deps.screenPx;
+    const w = this.options.rectifiedWidth;
+    return { width: w, height: Math.round((w * height) / width) };
+  }
+
+  /** Camera frame (JPEG) → view, through the calibrated screen-fraction → camera-pixel homography. */
+  async fromCamera(frame: Buffer, screenToCamera: Mat3): Promise<ScreenView> {
+    const t0 = this.deps.clock.now();
+    const decoded = await decodeRgb(frame);
+    const t1 = this.deps.clock.now();
+    const { width, height } = this.rectifiedSize;
+    const screen = warpToScreen(decoded, screenToCamera, width, height);
+    const t2 = this.deps.clock.now();
+    return this.describe(screen, { decode: t1 - t0, rectify: t2 - t1, start: t0 });
+  }
+
+  /** Already-rectified screen pixels (a screenshot, decoded) → view. */
+  async fromScreen(screen: RgbImage): Promise<ScreenView> {
+    const t0 = this.deps.clock.now();
+    return this.describe(screen, { decode: 0, rectify: 0, start: t0 });
+  }
+
+  /** Screenshot PNG/JPEG bytes → view. */
+  async fromScreenshot(image: Buffer): Promise<ScreenView> {
+    const t0 = this.deps.clock.now();
+    const screen = await decodeRgb(image);
+    return this.describe(screen, { decode: this.deps.clock.now() - t0, rectify: 0, start: t0 });
+  }
+
+  private async describe(
+    screen: RgbImage,
+    t: { decode: number; rectify: number; start: number },
+  ): Promise<ScreenView> {
+    const { ocr, detector, fonts, clock } = this.deps;
+    const t0 = clock.now();
+    const [text, objects] = await Promise.all([ocr.recognize(screen), detector.detect(screen)]);
+    const entries = buildListing(text, objects, this.options.listing);
+    const t1 = clock.now();
+    const image = await annotateScreen(screen, entries, fonts, this.options.annotate);
+    const t2 = clock.now();
+    return {
+      screen,
+      entries,
+      listing: formatListing(entries),
+      image,
+      timings: {
+        decode: t.decode,
+        rectify: t.rectify,
+        recognise: t1 - t0,
+        annotate: t2 - t1,
+        total: t2 - t.start,
+      },
+    };
+  }
+}
