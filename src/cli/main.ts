@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { stringify as toYaml } from "yaml";
+import { calibrateCommand } from "../calibration/command.js";
 import { configReferenceMarkdown } from "../config/doc.js";
 import { type LoadedConfig, loadConfig } from "../config/load.js";
 import { processLogger, REDACTED } from "../log/logger.js";
@@ -14,6 +15,8 @@ const USAGE = `usage: piclaw <command> [options]
 
 commands:
   start                     run the appliance (on the simulated rig when rig.backend is sim)
+  calibrate                 fit camera↔screen and screen↔arm, validate with taps, write the bundle
+      --check               re-validate the stored bundle with fresh random taps (no refit)
   sim snapshot              write one simulated camera frame and/or the phone's screen
       --out FILE            camera frame as JPEG (default frame.jpg when --screen is not given)
       --screen FILE         the phone's own screen as PNG
@@ -40,6 +43,7 @@ export async function main(argv: string[]): Promise<number> {
       screen: { type: "string" },
       width: { type: "string" },
       height: { type: "string" },
+      check: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -53,6 +57,16 @@ export async function main(argv: string[]): Promise<number> {
   switch (command) {
     case "start":
       return runDaemon(load());
+    case "calibrate": {
+      const loaded = load();
+      const log = processLogger("warn", "auto", process.env);
+      log.addSecret(loaded.config.sim.phone.passcode);
+      return calibrateCommand(loaded, values.check ?? false, {
+        clock: systemClock,
+        log,
+        write: (text) => process.stdout.write(text),
+      });
+    }
     case "version":
       process.stdout.write(`${packageVersion()}\n`);
       return 0;

@@ -20,3 +20,4 @@ export {
 } from "./phone.js";
 export type { AppId } from "./state.js";
 export { type Locale, STRINGS, type StringKey, type Strings } from "./strings.js";
+export type { TouchReport } from "./touch-log.js";

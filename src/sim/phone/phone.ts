@@ -27,6 +27,7 @@ import { summarize } from "./summary.js";
 import { contains, rect } from "./svg.js";
 import { DARK, LIGHT } from "./theme.js";
 import { wallTime } from "./time-format.js";
+import { TouchLog, type TouchReport } from "./touch-log.js";
 
 /** A message that arrives on the phone at `atMs` (clock time), as if sent by `from`. */
 export interface ScheduledNotification {
@@ -96,6 +97,8 @@ export class SimPhone implements ScreenSource {
   private visualVersion = 0;
   private cache: { svg: string; image: RawImage } | null = null;
   private last: Gesture | null = null;
+  private pattern: string | null = null;
+  private readonly touchLog: TouchLog;
 
   constructor(opts: SimPhoneOptions) {
     if (!/^\d{4,6}$/.test(opts.passcode))
@@ -119,6 +122,7 @@ export class SimPhone implements ScreenSource {
     this.pending = [...(opts.notifications ?? [])].sort((a, b) => a.atMs - b.atMs);
     this.state = initialState(opts.locale, opts.clock.now());
     this.ptPerMm = this.geometry.screenPt.width / this.geometry.glassMm.width;
+    this.touchLog = new TouchLog(this.geometry.screenPx);
     const k = this.ptPerMm;
     const ky = this.geometry.screenPt.height / this.geometry.glassMm.height;
     this.recognizer = new GestureRecognizer(this.geometry.glassMm, (x, y) => ({ x: x * k, y: y * ky }));
@@ -158,6 +162,11 @@ export class SimPhone implements ScreenSource {
       this.ignoringStroke = true; // off the active area: the digitizer never sees this stroke
       return;
     }
+    if (ev.type === "down") {
+      this.touchLog.record(ev.xMm / width, ev.yMm / height, ev.tMs);
+      // The full-screen calibration page owns every stroke that starts on it: nothing beneath reacts.
+      if (this.pattern !== null) this.ignoringStroke = true;
+    }
     if (this.ignoringStroke) {
       if (ev.type === "up") this.ignoringStroke = false;
       return;
@@ -171,6 +180,21 @@ export class SimPhone implements ScreenSource {
       this.state.lastActivityMs = Math.max(this.state.lastActivityMs, Math.min(ev.tMs, now));
     for (const g of this.recognizer.feed(clamped)) this.dispatch(g, now);
     this.rev++;
+  }
+
+  /**
+   * Show a calibration pattern over everything (as the phone-side calibration page does): `svgBody` is
+   * SVG drawn in screen points (the `screenPt` viewBox); null removes it. While it shows, touches are
+   * still reported (`touchReports`) but swallowed, so no app, system gesture or lock screen reacts.
+   */
+  showPattern(svgBody: string | null): void {
+    this.pattern = svgBody;
+    this.rev++;
+  }
+
+  /** Every touch-down the digitizer delivered at or after `sinceMs` (phone clock), oldest first. */
+  touchReports(sinceMs: number): TouchReport[] {
+    return this.touchLog.since(sinceMs);
   }
 
   /** Side button: screen off (and lock) when on; wake to the lock screen when off. */
@@ -307,12 +331,13 @@ export class SimPhone implements ScreenSource {
       const ctx = this.ctx(now);
       const s = this.state;
       const scene = new Scene(this.fonts, ctx.W, ctx.H);
-      if (!s.screenOn) scene.draw(rect({ x: 0, y: 0, w: ctx.W, h: ctx.H }, "#000000"));
+      if (this.pattern !== null) scene.draw(this.pattern);
+      else if (!s.screenOn) scene.draw(rect({ x: 0, y: 0, w: ctx.W, h: ctx.H }, "#000000"));
       else if (s.locked) (s.lockView === "passcode" ? buildPasscode : buildLock)(scene, ctx);
       else if (s.switcher) buildSwitcher(scene, ctx);
       else if (s.foreground) buildApp(scene, ctx, s.foreground);
       else buildHome(scene, ctx);
-      if (s.screenOn && !s.locked) {
+      if (s.screenOn && !s.locked && this.pattern === null) {
         banner(scene, ctx);
         timerDoneBanner(scene, ctx);
       }
