@@ -1,0 +1,319 @@
+import type { Logger } from "../log/logger.js";
+import type { Clock } from "../util/clock.js";
+import { errorMessage, PiclawError } from "../util/errors.js";
+import {
+  type Camera,
+  CameraErrorCode,
+  type CameraFrame,
+  type GrabOptions,
+  notStartedError,
+  stoppedError,
+} from "./camera.js";
+import { CaptureProcess, type ChildExit } from "./child.js";
+import { MjpegSplitter, type SplitFrame } from "./mjpeg.js";
+import { type CameraConfig, rpicamVidArgs } from "./options.js";
+
+/** What the rpicam camera drivers are given besides their config. */
+export interface RpicamCameraDeps {
+  /** Stamps frames (`atMs`) and is the time base of `newerThanMs`. Timeouts and backoff use real timers. */
+  clock: Clock;
+  log: Logger;
+  /** Extra environment for the capture program (the simulator's stand-ins read `PICLAW_SIM_SOCKET`). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Health of the stream, for logs and a status endpoint. */
+export interface RpicamVidStatus {
+  running: boolean;
+  pid: number | null;
+  /** Frames received since start (all processes). */
+  frames: number;
+  lastFrameAtMs: number | null;
+  /** Processes started after the first one. */
+  restarts: number;
+  /** Exits/stalls since the last frame; sets the backoff. */
+  consecutiveFailures: number;
+  /** Delay of the restart now pending, if any. */
+  pendingRestartMs: number | null;
+  lastExit: (ChildExit & { atMs: number }) | null;
+  lastError: { code: string; message: string } | null;
+  /** Bytes and partial frames the splitter threw away (garbage, truncated frames). */
+  discardedBytes: number;
+  abandonedFrames: number;
+}
+
+interface StampedFrame {
+  frame: CameraFrame;
+  /** When this frame's exposure began at the latest: the completion of the frame `pipelineFrames` back. */
+  exposedAfterMs: number;
+}
+
+interface Waiter {
+  newerThanMs: number;
+  resolve(frame: CameraFrame): void;
+  reject(err: PiclawError): void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * The camera as one long-lived `rpicam-vid --codec mjpeg -o - -t 0` process. Its stdout is split into
+ * JPEG frames as they arrive; only the latest frame is kept. When the process exits, or gives no frame
+ * for `startupTimeoutMs` after starting / `stallTimeoutMs` while running, it is killed and started again
+ * after a delay that doubles per failure from `restartMinMs` to `restartMaxMs` and returns to the
+ * minimum with the next frame. Grabs wait across restarts until their timeout.
+ *
+ * Freshness: frames come out in order, so frame n began no earlier than frame n−1 completed. A grab
+ * therefore takes the first frame whose `pipelineFrames`-th predecessor in the same process completed
+ * after the request (the first frames of a process count from its spawn time).
+ */
+export class RpicamVidCamera implements Camera {
+  private running = false;
+  private proc: CaptureProcess | null = null;
+  private procStartMs = 0;
+  /** Completion times of this process's last `pipelineFrames` frames. */
+  private recentAtMs: number[] = [];
+  private launching: Promise<void> | null = null;
+  private latest: StampedFrame | null = null;
+  private seq = 0;
+  private frames = 0;
+  private restarts = 0;
+  private failures = 0;
+  private restartTimer: NodeJS.Timeout | null = null;
+  private pendingRestartMs: number | null = null;
+  private watchdog: NodeJS.Timeout | null = null;
+  private lastExit: (ChildExit & { atMs: number }) | null = null;
+  private lastError: PiclawError | null = null;
+  private discarded = { bytes: 0, frames: 0 };
+  private readonly waiters = new Set<Waiter>();
+
+  constructor(
+    private readonly config: CameraConfig,
+    private readonly deps: RpicamCameraDeps,
+  ) {}
+
+  /** Spawn rpicam-vid. Rejects (and stays stopped) when it cannot be spawned; frames follow asynchronously. */
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    this.failures = 0;
+    this.lastError = null;
+    try {
+      await this.launch();
+    } catch (err) {
+      this.running = false;
+      throw err;
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.clearTimers();
+    for (const w of [...this.waiters]) this.settle(w, null, stoppedError());
+    await this.launching?.catch(() => undefined);
+    const proc = this.proc;
+    this.proc = null;
+    if (proc) await proc.kill(this.config.stopGraceMs);
+  }
+
+  grab(opts: GrabOptions = {}): Promise<CameraFrame> {
+    if (!this.running) return Promise.reject(notStartedError());
+    const newerThanMs = opts.newerThanMs ?? this.deps.clock.now();
+    const timeoutMs = opts.timeoutMs ?? this.config.grabTimeoutMs;
+    if (this.latest && this.isFresh(this.latest, newerThanMs)) return Promise.resolve(this.latest.frame);
+    // A missing program will not appear by waiting: say so now (restarts keep trying in the background).
+    if (!this.proc && this.lastError?.code === CameraErrorCode.binaryMissing)
+      return Promise.reject(this.lastError);
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        newerThanMs,
+        resolve,
+        reject,
+        timer: setTimeout(
+          () => this.settle(waiter, null, this.timeoutError(newerThanMs, timeoutMs)),
+          timeoutMs,
+        ),
+      };
+      this.waiters.add(waiter);
+    });
+  }
+
+  status(): RpicamVidStatus {
+    return {
+      running: this.running,
+      pid: this.proc?.pid ?? null,
+      frames: this.frames,
+      lastFrameAtMs: this.latest?.frame.atMs ?? null,
+      restarts: this.restarts,
+      consecutiveFailures: this.failures,
+      pendingRestartMs: this.pendingRestartMs,
+      lastExit: this.lastExit,
+      lastError: this.lastError ? { code: this.lastError.code, message: this.lastError.message } : null,
+      discardedBytes: this.discarded.bytes,
+      abandonedFrames: this.discarded.frames,
+    };
+  }
+
+  private isFresh(s: StampedFrame, newerThanMs: number): boolean {
+    return s.exposedAfterMs >= newerThanMs && s.frame.atMs > newerThanMs;
+  }
+
+  private launch(): Promise<void> {
+    const attempt = (async () => {
+      const { config, deps } = this;
+      // Before the spawn: no frame of this process can have begun earlier.
+      const spawnAtMs = deps.clock.now();
+      const proc = await CaptureProcess.spawn(config.vidBinary, rpicamVidArgs(config), {
+        ...process.env,
+        ...deps.env,
+      });
+      if (!this.running) {
+        await proc.kill(config.stopGraceMs);
+        return;
+      }
+      this.proc = proc;
+      this.procStartMs = spawnAtMs;
+      this.recentAtMs = [];
+      const splitter = new MjpegSplitter(
+        (f) => this.onFrame(proc, f),
+        Math.max(8 * 1024 * 1024, config.width * config.height * 3),
+      );
+      let counted = { bytes: 0, frames: 0 };
+      proc.stdout.on("data", (chunk: Buffer) => {
+        splitter.push(chunk);
+        const { discardedBytes, abandonedFrames } = splitter.stats;
+        this.discarded.bytes += discardedBytes - counted.bytes;
+        this.discarded.frames += abandonedFrames - counted.frames;
+        counted = { bytes: discardedBytes, frames: abandonedFrames };
+      });
+      proc.exited.then((exit) => this.onExit(proc, exit));
+      this.armWatchdog(proc, config.startupTimeoutMs, "no frame after start");
+      deps.log.debug("rpicam-vid started", { pid: proc.pid, binary: config.vidBinary });
+    })();
+    this.launching = attempt;
+    return attempt.finally(() => {
+      if (this.launching === attempt) this.launching = null;
+    });
+  }
+
+  private onFrame(proc: CaptureProcess, split: SplitFrame): void {
+    if (proc !== this.proc) return;
+    const atMs = this.deps.clock.now();
+    const depth = this.config.pipelineFrames;
+    const exposedAfterMs =
+      depth === 0 ? atMs : this.recentAtMs.length >= depth ? (this.recentAtMs[0] ?? atMs) : this.procStartMs;
+    this.recentAtMs.push(atMs);
+    if (this.recentAtMs.length > depth) this.recentAtMs.shift();
+    this.seq++;
+    this.frames++;
+    this.failures = 0;
+    this.lastError = null;
+    const frame: CameraFrame = {
+      jpeg: split.jpeg,
+      width: split.width || this.config.width,
+      height: split.height || this.config.height,
+      seq: this.seq,
+      atMs,
+    };
+    this.latest = { frame, exposedAfterMs };
+    this.armWatchdog(proc, this.config.stallTimeoutMs, "frames stopped");
+    for (const w of [...this.waiters]) if (this.isFresh(this.latest, w.newerThanMs)) this.settle(w, frame);
+  }
+
+  private onExit(proc: CaptureProcess, exit: ChildExit): void {
+    if (proc !== this.proc) return;
+    this.proc = null;
+    this.clearWatchdog();
+    this.lastExit = { ...exit, atMs: this.deps.clock.now() };
+    if (!this.running) return;
+    this.lastError = new PiclawError(
+      CameraErrorCode.captureFailed,
+      `rpicam-vid exited (${exit.signal ?? `code ${exit.code}`})`,
+      { ...exit },
+    );
+    const delayMs = this.scheduleRestart();
+    this.deps.log.warn("rpicam-vid exited; restarting", {
+      code: exit.code,
+      signal: exit.signal,
+      restartInMs: delayMs,
+      stderrTail: lastLines(exit.stderrTail, 5),
+    });
+  }
+
+  /** Kill the process if no frame arrives within `ms`; its exit then schedules the restart. */
+  private armWatchdog(proc: CaptureProcess, ms: number, why: string): void {
+    this.clearWatchdog();
+    this.watchdog = setTimeout(() => {
+      this.watchdog = null;
+      if (proc !== this.proc || !this.running) return;
+      this.deps.log.warn("rpicam-vid stalled; killing it", { why, afterMs: ms, pid: proc.pid });
+      void proc.kill(this.config.stopGraceMs);
+    }, ms);
+  }
+
+  private scheduleRestart(): number {
+    this.failures++;
+    const { restartMinMs, restartMaxMs } = this.config;
+    const delayMs = Math.min(restartMaxMs, restartMinMs * 2 ** (this.failures - 1));
+    this.pendingRestartMs = delayMs;
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      this.pendingRestartMs = null;
+      if (!this.running) return;
+      this.restarts++;
+      this.launch().catch((err: unknown) => {
+        const error =
+          err instanceof PiclawError ? err : new PiclawError(CameraErrorCode.spawnFailed, errorMessage(err));
+        this.lastError = error;
+        if (error.code === CameraErrorCode.binaryMissing)
+          for (const w of [...this.waiters]) this.settle(w, null, error);
+        if (!this.running) return;
+        const next = this.scheduleRestart();
+        this.deps.log.warn("rpicam-vid restart failed", { code: error.code, retryInMs: next });
+      });
+    }, delayMs);
+    return delayMs;
+  }
+
+  private timeoutError(newerThanMs: number, timeoutMs: number): PiclawError {
+    const s = this.status();
+    return new PiclawError(
+      CameraErrorCode.timeout,
+      `no camera frame newer than ${new Date(newerThanMs).toISOString()} within ${timeoutMs} ms` +
+        (s.lastError ? ` (${s.lastError.message})` : s.pid === null ? " (rpicam-vid not running)" : ""),
+      {
+        timeoutMs,
+        newerThanMs,
+        lastFrameAtMs: s.lastFrameAtMs,
+        processRunning: s.pid !== null,
+        restarts: s.restarts,
+        lastError: s.lastError,
+        lastExit: s.lastExit,
+        stderrTail: this.proc?.stderrTail() ?? s.lastExit?.stderrTail ?? "",
+        discardedBytes: s.discardedBytes,
+      },
+    );
+  }
+
+  private settle(w: Waiter, frame: CameraFrame | null, err?: PiclawError): void {
+    if (!this.waiters.delete(w)) return;
+    clearTimeout(w.timer);
+    if (frame) w.resolve(frame);
+    else w.reject(err ?? stoppedError());
+  }
+
+  private clearWatchdog(): void {
+    if (this.watchdog) clearTimeout(this.watchdog);
+    this.watchdog = null;
+  }
+
+  private clearTimers(): void {
+    this.clearWatchdog();
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = null;
+    this.pendingRestartMs = null;
+  }
+}
+
+function lastLines(text: string, n: number): string {
+  return text.trimEnd().split("\n").slice(-n).join("\n");
+}
