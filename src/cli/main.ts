@@ -5,6 +5,8 @@ import { calibrateCommand } from "../calibration/command.js";
 import { configReferenceMarkdown } from "../config/doc.js";
 import { type LoadedConfig, loadConfig } from "../config/load.js";
 import { processLogger, REDACTED } from "../log/logger.js";
+import { mcpConfigSchema, tokenFilePath } from "../mcp/config.js";
+import { tokenCommand } from "../mcp/token-command.js";
 import { Daemon } from "../service/daemon.js";
 import { SimRig } from "../sim/rig.js";
 import { systemClock } from "../util/clock.js";
@@ -24,6 +26,10 @@ commands:
   config validate [FILE]    check a config file and print the problems
   config show               print the effective config (secrets redacted)
   config doc                print the configuration reference (Markdown)
+  token create              create a bearer token for MCP clients (printed once, stored hashed)
+      --label NAME          a name for it (default token-<id>)
+  token list                list tokens (ids and labels, never the secrets)
+  token revoke ID|LABEL     revoke a token
   version                   print the version
 
 options:
@@ -44,6 +50,7 @@ export async function main(argv: string[]): Promise<number> {
       width: { type: "string" },
       height: { type: "string" },
       check: { type: "boolean" },
+      label: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -64,6 +71,16 @@ export async function main(argv: string[]): Promise<number> {
       return calibrateCommand(loaded, values.check ?? false, {
         clock: systemClock,
         log,
+        write: (text) => process.stdout.write(text),
+      });
+    }
+    case "token": {
+      // The lead wires `mcp:` into the config; until then the token file is at its default place.
+      const stateDir = load().stateDir;
+      const tokenFile = tokenFilePath(mcpConfigSchema.parse({}), stateDir);
+      return tokenCommand(sub, arg, values.label, {
+        tokenFile,
+        clock: systemClock,
         write: (text) => process.stdout.write(text),
       });
     }

@@ -2,7 +2,12 @@ import { mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { LoadedConfig } from "../config/load.js";
 import type { Logger } from "../log/logger.js";
+import { mcpConfigSchema, tokenFilePath } from "../mcp/config.js";
+import { createMcpEndpoint, MCP_PATH, type McpEndpoint } from "../mcp/endpoint.js";
+import { TokenStore } from "../mcp/tokens.js";
+import { PhoneOwner, phoneOwnerConfigSchema } from "../rig/owner.js";
 import { SimControlServer } from "../sim/control.js";
+import type { AnyPhoneTool } from "../tools/types.js";
 import type { Clock } from "../util/clock.js";
 import { HttpService, json } from "./http.js";
 import { SimRigStack } from "./rig-stack.js";
@@ -15,6 +20,9 @@ export class Daemon {
   private stack: SimRigStack | null = null;
   private http: HttpService | null = null;
   private control: SimControlServer | null = null;
+  private mcp: McpEndpoint | null = null;
+  /** The one owner of the arm (gestures from MCP, the agent and jobs take leases from it). */
+  owner: PhoneOwner | null = null;
   private startedAt = 0;
   /** Where the public HTTP server listens once started. */
   url: string | null = null;
@@ -25,6 +33,8 @@ export class Daemon {
     private readonly loaded: LoadedConfig,
     private readonly log: Logger,
     private readonly clock: Clock,
+    /** Tools served over MCP at /mcp (empty until the phone tools are wired in). */
+    private readonly tools: readonly AnyPhoneTool[] = [],
   ) {}
 
   async start(): Promise<void> {
@@ -56,6 +66,20 @@ export class Daemon {
       env: `PICLAW_SIM_SOCKET=${socketPath}`,
     });
 
+    // Until the lead wires `mcp:` and the arm-sharing section into the config, their defaults apply.
+    const mcpConfig = mcpConfigSchema.parse({});
+    this.owner = new PhoneOwner(phoneOwnerConfigSchema.parse({}), this.clock);
+    const mcp = createMcpEndpoint({
+      config: mcpConfig,
+      bindHost: config.server.host,
+      tokens: new TokenStore(tokenFilePath(mcpConfig, stateDir), this.clock),
+      tools: this.tools,
+      owner: this.owner,
+      log: this.log.child("mcp"),
+      clock: this.clock,
+    });
+    this.mcp = mcp;
+
     this.http = new HttpService(
       {
         "/healthz": async () =>
@@ -72,17 +96,21 @@ export class Daemon {
         "/sim/truth.json": async () => json(rig.truth()),
       },
       this.log.child("http"),
+      { [MCP_PATH]: (req, res) => mcp.handle(req, res) },
     );
     this.url = await this.http.start({ host: config.server.host, port: config.server.port });
     this.log.info("serving", {
       url: this.url,
-      endpoints: ["/healthz", "/sim/screen.png", "/sim/frame.jpg", "/sim/truth.json"],
+      endpoints: ["/healthz", "/sim/screen.png", "/sim/frame.jpg", "/sim/truth.json", MCP_PATH],
     });
+    this.log.info("mcp endpoint", { url: `${this.url}${MCP_PATH}`, ...mcp.describe() });
     this.log.info("ready");
   }
 
   async stop(): Promise<void> {
     this.log.info("stopping");
+    await this.mcp?.close();
+    this.mcp = null;
     await this.http?.stop();
     this.http = null;
     await this.control?.stop();

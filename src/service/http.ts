@@ -16,6 +16,11 @@ export interface HttpReply {
 
 export type Handler = (req: IncomingMessage, url: URL) => Promise<HttpReply>;
 export type Routes = Record<string, Handler>;
+/**
+ * A route that owns the exchange (any method, streaming bodies): e.g. the MCP endpoint. It writes the
+ * response itself and must not throw; if it does, a 500 is sent when nothing was written yet.
+ */
+export type RawHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /** Where to listen: a TCP host/port or a Unix socket path. */
 export type ListenTarget = { host: string; port: number } | { socketPath: string };
@@ -26,6 +31,7 @@ export class HttpService {
   constructor(
     private readonly routes: Routes,
     private readonly log: Logger,
+    private readonly rawRoutes: Record<string, RawHandler> = {},
   ) {}
 
   /** Listen; resolves with the bound address (`http://host:port` or the socket path). */
@@ -55,6 +61,15 @@ export class HttpService {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://localhost");
+    const raw = this.rawRoutes[url.pathname];
+    if (raw) {
+      await raw(req, res).catch((err: unknown) => {
+        this.log.error("request failed", { path: url.pathname, err });
+        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+        res.end();
+      });
+      return;
+    }
     const handler = this.routes[url.pathname];
     try {
       if (!handler)

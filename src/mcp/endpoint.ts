@@ -1,0 +1,190 @@
+import { readFileSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { hostname, networkInterfaces } from "node:os";
+import { join } from "node:path";
+import {
+  type AuthInfo,
+  createMcpHandler,
+  type McpHttpHandler,
+  validateHostHeader,
+  validateOriginHeader,
+} from "@modelcontextprotocol/server";
+import type { Logger } from "../log/logger.js";
+import type { PhoneOwner } from "../rig/owner.js";
+import type { AnyPhoneTool, ToolCaller } from "../tools/types.js";
+import type { Clock } from "../util/clock.js";
+import { PiclawError } from "../util/errors.js";
+import { projectRoot } from "../util/paths.js";
+import { isLoopbackHost, type McpConfig } from "./config.js";
+import { readBody, sendRefusal, sendWebResponse, toWebRequest } from "./node-http.js";
+import { RateLimiter } from "./rate-limit.js";
+import { buildMcpServer, checkToolList } from "./server.js";
+import { bearerToken, type TokenStore } from "./tokens.js";
+
+/** The protocol revisions served: 2026-07-28 (stateless per-request envelope) and 2025-era clients. */
+export const SERVED_PROTOCOL_VERSIONS = ["2026-07-28", "2025-11-25", "2025-06-18"] as const;
+export const MCP_PATH = "/mcp";
+
+export interface McpEndpointOptions {
+  config: McpConfig;
+  /** The address the HTTP server binds (`server.host`): any non-loopback address requires tokens. */
+  bindHost: string;
+  tokens: TokenStore;
+  tools: readonly AnyPhoneTool[];
+  owner: PhoneOwner;
+  log: Logger;
+  clock: Clock;
+  /** Server version reported to clients; default: package.json's. */
+  version?: string;
+  /** Names and addresses this machine answers to; default: its hostname (+ `.local`) and interface addresses. */
+  localNames?: readonly string[];
+}
+
+export interface McpEndpoint {
+  /** Serve one HTTP request to `/mcp` (any method). Never throws. */
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** Abort in-flight exchanges. */
+  close(): Promise<void>;
+  /** What is served, for the daemon's start-up log line. */
+  describe(): { path: string; auth: string; tools: string[]; protocolVersions: readonly string[] };
+}
+
+/**
+ * The MCP endpoint: request guards (Host and Origin against DNS rebinding → 403, bearer token → 401,
+ * rate limit → 429, body size → 413), then the SDK's stateless Streamable HTTP handler serving both
+ * protocol eras from one server factory. Guards run before the SDK sees anything.
+ */
+export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
+  const { config, tokens, log, clock } = options;
+  checkToolList(options.tools);
+  const tokenRequired = config.requireToken === "always" || !isLoopbackHost(options.bindHost);
+  const hosts = allowedHostnames(options.bindHost, options.localNames ?? machineNames(), config.allowedHosts);
+  const origins = [...hosts, ...config.allowedOrigins.map((h) => h.toLowerCase())];
+  const limiter = new RateLimiter(config.rateLimitPerMinute, clock);
+  const deps = {
+    tools: options.tools,
+    owner: options.owner,
+    priority: config.priority,
+    waitLimitMs: config.waitLimitMs,
+    log: log.child("tools"),
+    version: options.version ?? packageVersion(),
+  };
+  const handler: McpHttpHandler = createMcpHandler((ctx) => buildMcpServer(deps, callerOf(ctx.authInfo)), {
+    legacy: "stateless",
+    maxRequestBodySize: config.maxBodyBytes,
+    onerror: (err) => log.debug("mcp exchange error", { err }),
+  });
+  if (tokenRequired && tokens.isEmpty()) {
+    log.warn(
+      "MCP needs a bearer token on this address but none exists: create one with `piclaw token create`",
+      {
+        tokenFile: tokens.path,
+      },
+    );
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const presented = bearerToken(req.headers.authorization);
+    const host = validateHostHeader(req.headers.host, hosts);
+    if (!host.ok) return refuse(res, 403, `Host not allowed: ${host.message}`);
+    const origin = validateOriginHeader(req.headers.origin, origins);
+    if (!origin.ok) return refuse(res, 403, "Origin not allowed");
+
+    let authInfo: AuthInfo = { token: "local", clientId: "local", scopes: [] };
+    if (presented) {
+      const info = tokens.verify(presented);
+      if (!info) {
+        return refuse(res, 401, "invalid or revoked token", {
+          "www-authenticate": 'Bearer realm="piclaw", error="invalid_token"',
+        });
+      }
+      // Headers are never logged; registering live tokens also scrubs one that shows up elsewhere.
+      // (Only live ones: registering every presented value would let strangers grow the set.)
+      log.addSecret(presented);
+      authInfo = { token: `id:${info.id}`, clientId: info.label, scopes: [] };
+    } else if (tokenRequired) {
+      return refuse(res, 401, "a bearer token is required (piclaw token create)", {
+        "www-authenticate": 'Bearer realm="piclaw"',
+      });
+    }
+    const retryAfter = limiter.take(presented ? authInfo.token : `addr:${req.socket.remoteAddress ?? "?"}`);
+    if (retryAfter !== null) {
+      return refuse(res, 429, `rate limit of ${config.rateLimitPerMinute} requests per minute`, {
+        "retry-after": String(retryAfter),
+      });
+    }
+
+    const abort = new AbortController();
+    res.once("close", () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    try {
+      const body = req.method === "POST" ? await readBody(req, config.maxBodyBytes) : Buffer.alloc(0);
+      const response = await handler.fetch(toWebRequest(req, body, abort.signal), { authInfo });
+      log.debug("mcp request", { method: req.method, status: response.status, caller: authInfo.clientId });
+      await sendWebResponse(res, response);
+    } catch (err) {
+      if (err instanceof PiclawError && err.code === "BODY_TOO_LARGE") return refuse(res, 413, err.message);
+      log.error("mcp request failed", { err });
+      if (!res.headersSent) refuse(res, 500, "internal error");
+      else res.end();
+    }
+  }
+
+  function refuse(
+    res: ServerResponse,
+    status: number,
+    message: string,
+    headers?: Record<string, string>,
+  ): void {
+    log.debug("mcp request refused", { status, message });
+    sendRefusal(res, status, message, headers);
+  }
+
+  return {
+    handle,
+    close: () => handler.close(),
+    describe: () => ({
+      path: MCP_PATH,
+      auth: tokenRequired ? "bearer token required" : "none (loopback only)",
+      tools: options.tools.map((t) => t.name),
+      protocolVersions: SERVED_PROTOCOL_VERSIONS,
+    }),
+  };
+}
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(join(projectRoot(), "package.json"), "utf8")) as { version: string };
+  return pkg.version;
+}
+
+function callerOf(authInfo: AuthInfo | undefined): ToolCaller {
+  return { kind: "mcp", label: authInfo?.clientId ?? "local" };
+}
+
+/** Host names (lower case, IPv6 in brackets) a request's Host header may name. */
+export function allowedHostnames(
+  bindHost: string,
+  localNames: readonly string[],
+  extra: readonly string[],
+): string[] {
+  const names = new Set(["localhost", "127.0.0.1", "[::1]"]);
+  const add = (name: string) => {
+    const n = name.toLowerCase();
+    if (!n || n === "0.0.0.0" || n === "::" || n === "[::]") return;
+    names.add(n.includes(":") && !n.startsWith("[") ? `[${n}]` : n);
+  };
+  add(bindHost);
+  for (const n of localNames) add(n);
+  for (const n of extra) add(n);
+  return [...names];
+}
+
+function machineNames(): string[] {
+  const name = hostname();
+  const out = [name, `${name}.local`];
+  for (const list of Object.values(networkInterfaces())) {
+    for (const info of list ?? []) out.push(info.address.split("%")[0] ?? info.address);
+  }
+  return out;
+}
