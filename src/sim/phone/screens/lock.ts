@@ -129,7 +129,8 @@ export function buildPasscode(scene: Scene, ctx: Ctx): void {
   scene.add(
     {
       id: "passcode.dots",
-      kind: "text",
+      // Drawn circles, not text: the label is for tests, no OCR could read it.
+      kind: "control",
       label: `${state.entered.length}/${n}`,
       rect: { x: x0 - 8, y: 192, w: (n - 1) * 26 + 16, h: 16 },
     },
