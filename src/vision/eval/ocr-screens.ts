@@ -1,0 +1,106 @@
+import { Finger } from "../../sim/phone/finger.js";
+import { SimPhone } from "../../sim/phone/index.js";
+import type { FontBook } from "../../sim/render/text.js";
+import type { RawImage, ScreenElement } from "../../sim/types.js";
+import { ManualClock } from "../../util/clock.js";
+import type { RgbImage } from "../types.js";
+
+/**
+ * Simulated phone screens with ground truth, straight from the panel (no camera): the OCR tests and
+ * `bench/ocr.ts` read these. Each state is reached by touches only, like a user would.
+ */
+
+export const OCR_SCREENS = [
+  "lock",
+  "home",
+  "home-2",
+  "settings",
+  "messages",
+  "thread",
+  "weather",
+  "clock-world",
+  "clock-alarm",
+  "clock-timer",
+  "clock-stopwatch",
+  "notes",
+] as const;
+export type OcrScreenName = (typeof OCR_SCREENS)[number];
+
+export interface OcrScreen {
+  name: OcrScreenName;
+  locale: "en" | "zh";
+  image: RgbImage;
+  /** Every visible element (all kinds). */
+  elements: ScreenElement[];
+  /** The text elements a reader can be expected to read (see `readableTexts`). */
+  texts: ScreenElement[];
+}
+
+const PASSCODE = "2580";
+/** Saturday 14 March 2026, 09:41 UTC: a fixed date so dates and clocks render the same every run. */
+const START_MS = Date.UTC(2026, 2, 14, 9, 41);
+
+/** Interleaved RGB from a 3- or 4-channel raw image (alpha dropped). */
+export function toRgb(img: RawImage): RgbImage {
+  if (img.channels === 3) return { width: img.width, height: img.height, data: img.data };
+  const data = Buffer.alloc(img.width * img.height * 3);
+  for (let i = 0, j = 0; j < data.length; i += 4, j += 3) {
+    data[j] = img.data[i] ?? 0;
+    data[j + 1] = img.data[i + 1] ?? 0;
+    data[j + 2] = img.data[i + 2] ?? 0;
+  }
+  return { width: img.width, height: img.height, data };
+}
+
+/**
+ * Text elements with a non-empty label whose visible box is at least `minHeight` of the screen tall:
+ * a row scrolled almost out of view stays in the truth as a sliver no reader could read.
+ */
+export function readableTexts(elements: readonly ScreenElement[], minHeight = 0.008): ScreenElement[] {
+  return elements.filter(
+    (e) => e.kind === "text" && e.label.trim() !== "" && e.box[3] - e.box[1] >= minHeight,
+  );
+}
+
+function drive(name: OcrScreenName, phone: SimPhone, finger: Finger): void {
+  if (name === "lock") return;
+  finger.unlock(PASSCODE);
+  const open = (app: string, tab?: string): void => {
+    finger.tapId(`home.icon.${app}`);
+    if (tab) finger.tapId(tab);
+  };
+  switch (name) {
+    case "home":
+      return;
+    case "home-2": {
+      const { width } = phone.geometry.glassMm;
+      finger.swipe({ x: width * 0.8, y: 60 }, { x: width * 0.2, y: 60 });
+      return;
+    }
+    case "thread":
+      open("messages", "messages.thread.t0");
+      return;
+    case "clock-world":
+    case "clock-alarm":
+    case "clock-timer":
+    case "clock-stopwatch":
+      open("clock", `clock.tab.${name.slice("clock-".length)}`);
+      return;
+    default:
+      open(name);
+  }
+}
+
+/** A fresh phone in `locale`, driven to screen `name`, rendered at its native resolution. */
+export async function renderOcrScreen(
+  name: OcrScreenName,
+  locale: "en" | "zh",
+  fonts: FontBook,
+): Promise<OcrScreen> {
+  const clock = new ManualClock(START_MS);
+  const phone = new SimPhone({ clock, fonts, locale, passcode: PASSCODE });
+  drive(name, phone, new Finger(phone, clock));
+  const image = toRgb(await phone.renderScreen());
+  const { elements } = phone.truth();
+  return { name, locale, image, elements, texts: readableTexts(elements) };
+}

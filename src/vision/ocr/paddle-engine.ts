@@ -1,0 +1,145 @@
+import type { InferenceSession, Tensor } from "onnxruntime-node";
+import { PiclawError } from "../../util/errors.js";
+import type { OcrEngine, RgbImage, TextLine } from "../types.js";
+import type { OcrOptions } from "./config.js";
+import { dbBoxes, detectionInput, detectionSize, type PixelBox } from "./detect.js";
+import {
+  ctcDecode,
+  type FinishedText,
+  finishText,
+  planBatches,
+  REC_HEIGHT,
+  recognitionWidth,
+  writeCrop,
+} from "./recognize.js";
+
+/** The parts of onnxruntime-node the engine uses (injected, so the engine never imports a singleton). */
+export interface OrtRuntime {
+  Tensor: new (type: "float32", data: Float32Array, dims: readonly number[]) => Tensor;
+}
+
+/** Sessions and data the engine runs on; `createOcrEngine` builds them from options. */
+export interface PaddleOcrParts {
+  ort: OrtRuntime;
+  det: InferenceSession;
+  rec: InferenceSession;
+  /** Character list: entry k − 1 is CTC class k (class 0 is the blank). */
+  dictionary: readonly string[];
+}
+
+/**
+ * A line must hold a letter or digit (any script): dots, quotes and strokes read off icons and page
+ * indicators carry nothing for the listing, and the detector reports the icons themselves.
+ */
+const HAS_LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+/** Smallest side (px) worth looking at: below this no glyph is readable. */
+const MIN_IMAGE_SIDE = 8;
+
+/**
+ * PP-OCRv4 on ONNX Runtime, hand-wired: the screen is shrunk to `detectionWidth` for DB detection
+ * (axis-aligned boxes, no angle classifier: the rectified screen is upright), and every region is
+ * read from the full-resolution input in width-sorted batches. Calls are serialised (one inference at
+ * a time keeps memory flat on a 2-core device).
+ */
+export class PaddleOcrEngine implements OcrEngine {
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  constructor(
+    private readonly parts: PaddleOcrParts,
+    private readonly options: OcrOptions,
+  ) {}
+
+  recognize(image: RgbImage): Promise<TextLine[]> {
+    if (this.closed) return Promise.reject(new PiclawError("OCR_CLOSED", "the OCR engine is closed"));
+    const run = this.queue.then(() => this.run(image));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.queue;
+    await Promise.all([this.parts.det.release(), this.parts.rec.release()]);
+  }
+
+  private async run(image: RgbImage): Promise<TextLine[]> {
+    const { width, height, data } = image;
+    if (!(width >= MIN_IMAGE_SIDE && height >= MIN_IMAGE_SIDE)) return [];
+    if (data.length < width * height * 3)
+      throw new PiclawError("OCR_IMAGE_INVALID", "image data is shorter than width × height × 3", {
+        width,
+        height,
+        bytes: data.length,
+      });
+    const boxes = await this.detect(image);
+    const read = await this.read(image, boxes);
+    const lines: TextLine[] = [];
+    read.forEach((r, i) => {
+      const box = boxes[i];
+      if (!box || r.conf < this.options.minConfidence || !HAS_LETTER_OR_DIGIT.test(r.text)) return;
+      const x1 = box.x0 + (box.x1 - box.x0) * r.end;
+      lines.push({
+        text: r.text,
+        conf: r.conf,
+        box: [box.x0 / width, box.y0 / height, x1 / width, box.y1 / height],
+      });
+    });
+    return lines;
+  }
+
+  /** Text regions in source pixels. */
+  private async detect(image: RgbImage): Promise<PixelBox[]> {
+    const size = detectionSize(image.width, image.height, this.options.detectionWidth);
+    const input = new this.parts.ort.Tensor("float32", detectionInput(image, size.width, size.height), [
+      1,
+      3,
+      size.height,
+      size.width,
+    ]);
+    const out = await this.parts.det.run({ [this.parts.det.inputNames[0] ?? "x"]: input });
+    const map = out[this.parts.det.outputNames[0] ?? ""];
+    if (!map || !(map.data instanceof Float32Array))
+      throw new PiclawError("OCR_MODEL_OUTPUT", "text detection returned no float map", {});
+    const fx = image.width / size.width;
+    const fy = image.height / size.height;
+    return dbBoxes(map.data, size.width, size.height, this.options).map((b) => ({
+      x0: b.x0 * fx,
+      y0: b.y0 * fy,
+      x1: Math.min(image.width, b.x1 * fx),
+      y1: Math.min(image.height, b.y1 * fy),
+      score: b.score,
+    }));
+  }
+
+  /** Recognised text per box (same order as `boxes`). */
+  private async read(image: RgbImage, boxes: readonly PixelBox[]): Promise<FinishedText[]> {
+    const results: FinishedText[] = boxes.map(() => ({ text: "", conf: 0, end: 1 }));
+    const widths = boxes.map(recognitionWidth);
+    const inputName = this.parts.rec.inputNames[0] ?? "x";
+    const outputName = this.parts.rec.outputNames[0] ?? "";
+    for (const batch of planBatches(widths, this.options.recognitionBatch)) {
+      const n = batch.indices.length;
+      const perCrop = 3 * REC_HEIGHT * batch.width;
+      const tensor = new Float32Array(n * perCrop);
+      batch.indices.forEach((boxIndex, k) => {
+        const box = boxes[boxIndex];
+        if (box) writeCrop(image, box, widths[boxIndex] ?? batch.width, tensor, k * perCrop, batch.width);
+      });
+      const input = new this.parts.ort.Tensor("float32", tensor, [n, 3, REC_HEIGHT, batch.width]);
+      const out = (await this.parts.rec.run({ [inputName]: input }))[outputName];
+      if (!out || !(out.data instanceof Float32Array) || out.dims.length !== 3)
+        throw new PiclawError("OCR_MODEL_OUTPUT", "text recognition returned no [N, T, C] scores", {});
+      const steps = out.dims[1] ?? 0;
+      const classes = out.dims[2] ?? 0;
+      const data = out.data;
+      batch.indices.forEach((boxIndex, k) => {
+        const decoded = ctcDecode(data, k * steps * classes, steps, classes, this.parts.dictionary);
+        const cropWidth = widths[boxIndex] ?? batch.width;
+        results[boxIndex] = finishText(decoded, cropWidth, batch.width, this.options.stripChevrons);
+      });
+    }
+    return results;
+  }
+}

@@ -1,0 +1,223 @@
+import type { RgbImage } from "../types.js";
+import type { PixelBox } from "./detect.js";
+
+/**
+ * CRNN/SVTR text recognition pre- and post-processing for PaddleOCR's rec models: crops of the
+ * full-resolution image resampled to the model's fixed height, batched by width, CTC-decoded.
+ */
+
+/** Height every crop is resampled to (PP-OCRv3/v4 rec input is `[N, 3, 48, W]`). */
+export const REC_HEIGHT = 48;
+/** Widest crop sent to the recogniser (ratio 40:1); wider lines are squeezed, not cut. */
+export const REC_MAX_WIDTH = REC_HEIGHT * 40;
+
+/** Width (a multiple of 4) a crop of `box` takes at `REC_HEIGHT`, aspect kept. */
+export function recognitionWidth(box: PixelBox): number {
+  const w = box.x1 - box.x0;
+  const h = Math.max(1, box.y1 - box.y0);
+  return Math.min(REC_MAX_WIDTH, Math.max(8, Math.ceil((REC_HEIGHT * w) / h / 4) * 4));
+}
+
+/**
+ * Resample `box` of `image` to `width`×REC_HEIGHT into `dst` (planar `[3, REC_HEIGHT, stride]` at
+ * `offset`, values (v/127.5 − 1)), with area averaging when shrinking so thin strokes survive. Columns
+ * from `width` to `stride` repeat the crop's last column: padding that looks like the background reads
+ * better than the flat grey PaddleOCR pads with.
+ */
+export function writeCrop(
+  image: RgbImage,
+  box: PixelBox,
+  width: number,
+  dst: Float32Array,
+  offset: number,
+  stride: number,
+): void {
+  const sx = (box.x1 - box.x0) / width;
+  const sy = (box.y1 - box.y0) / REC_HEIGHT;
+  // Samples per output pixel and axis: enough to cover the source footprint when shrinking.
+  const nx = Math.max(1, Math.min(4, Math.ceil(sx)));
+  const ny = Math.max(1, Math.min(4, Math.ceil(sy)));
+  const inv = 1 / (nx * ny);
+  const plane = REC_HEIGHT * stride;
+  const { data, width: iw, height: ih } = image;
+  const maxX = iw - 1;
+  const maxY = ih - 1;
+  for (let oy = 0; oy < REC_HEIGHT; oy++) {
+    for (let ox = 0; ox < width; ox++) {
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      for (let j = 0; j < ny; j++) {
+        const fy = Math.min(maxY, Math.max(0, box.y0 + (oy + (j + 0.5) / ny) * sy - 0.5));
+        const y0 = Math.floor(fy);
+        const y1 = Math.min(maxY, y0 + 1);
+        const wy = fy - y0;
+        for (let i = 0; i < nx; i++) {
+          const fx = Math.min(maxX, Math.max(0, box.x0 + (ox + (i + 0.5) / nx) * sx - 0.5));
+          const x0 = Math.floor(fx);
+          const x1 = Math.min(maxX, x0 + 1);
+          const wx = fx - x0;
+          const a = (y0 * iw + x0) * 3;
+          const c = (y0 * iw + x1) * 3;
+          const e = (y1 * iw + x0) * 3;
+          const f = (y1 * iw + x1) * 3;
+          const w00 = (1 - wx) * (1 - wy);
+          const w01 = wx * (1 - wy);
+          const w10 = (1 - wx) * wy;
+          const w11 = wx * wy;
+          r += (data[a] ?? 0) * w00 + (data[c] ?? 0) * w01 + (data[e] ?? 0) * w10 + (data[f] ?? 0) * w11;
+          g +=
+            (data[a + 1] ?? 0) * w00 +
+            (data[c + 1] ?? 0) * w01 +
+            (data[e + 1] ?? 0) * w10 +
+            (data[f + 1] ?? 0) * w11;
+          b +=
+            (data[a + 2] ?? 0) * w00 +
+            (data[c + 2] ?? 0) * w01 +
+            (data[e + 2] ?? 0) * w10 +
+            (data[f + 2] ?? 0) * w11;
+        }
+      }
+      const o = offset + oy * stride + ox;
+      dst[o] = (r * inv) / 127.5 - 1;
+      dst[o + plane] = (g * inv) / 127.5 - 1;
+      dst[o + 2 * plane] = (b * inv) / 127.5 - 1;
+    }
+    for (let c = 0; c < 3; c++) {
+      const row = offset + c * plane + oy * stride;
+      dst.fill(dst[row + width - 1] ?? 0, row + width, row + stride);
+    }
+  }
+}
+
+/** Crops grouped for batched recognition: indices into the caller's box list, and the padded width. */
+export interface RecBatch {
+  indices: number[];
+  width: number;
+}
+
+/**
+ * Sort crops by width and group neighbours whose widths differ by at most `slack` (a fraction), up to
+ * `size` per batch; each batch is padded to its widest member. Recogniser cost grows with the padded
+ * columns, and batching saves only per-run overhead, so padding is kept small rather than batches large.
+ */
+export function planBatches(widths: readonly number[], size: number, slack = 0.1): RecBatch[] {
+  const order = widths.map((w, i) => ({ w, i })).sort((a, b) => a.w - b.w);
+  const batches: RecBatch[] = [];
+  let current: { w: number; i: number }[] = [];
+  const flush = () => {
+    if (current.length === 0) return;
+    batches.push({ indices: current.map((p) => p.i), width: Math.max(...current.map((p) => p.w)) });
+    current = [];
+  };
+  for (const item of order) {
+    const first = current[0];
+    if (first && (current.length >= size || item.w > first.w * (1 + slack))) flush();
+    current.push(item);
+  }
+  flush();
+  return batches;
+}
+
+/** One decoded sequence: characters (one dictionary entry each), their scores and time steps. */
+export interface CtcResult {
+  chars: string[];
+  scores: number[];
+  /** Time step each character was emitted at (its first frame), for placing it along the crop. */
+  steps: number[];
+  /** Number of time steps in the sequence (the model's output length for the padded crop). */
+  length: number;
+}
+
+/**
+ * Greedy CTC decode of one sequence: `probs` holds `steps`×`classes` softmax scores; class 0 is the
+ * blank, class k ≥ 1 is `dictionary[k − 1]`; repeats without a blank between collapse into one.
+ */
+export function ctcDecode(
+  probs: Float32Array,
+  offset: number,
+  steps: number,
+  classes: number,
+  dictionary: readonly string[],
+): CtcResult {
+  const out: CtcResult = { chars: [], scores: [], steps: [], length: steps };
+  let last = 0;
+  for (let t = 0; t < steps; t++) {
+    const base = offset + t * classes;
+    let best = 0;
+    let bestScore = -1;
+    for (let c = 0; c < classes; c++) {
+      const s = probs[base + c] ?? 0;
+      if (s > bestScore) {
+        bestScore = s;
+        best = c;
+      }
+    }
+    if (best !== 0 && best !== last) {
+      out.chars.push(dictionary[best - 1] ?? "");
+      out.scores.push(bestScore);
+      out.steps.push(t);
+    }
+    last = best;
+  }
+  return out;
+}
+
+/** Mean character score (0 for no characters): the line's confidence. */
+export function ctcConfidence(r: CtcResult): number {
+  return r.scores.length > 0 ? r.scores.reduce((a, b) => a + b, 0) / r.scores.length : 0;
+}
+
+/** Disclosure chevrons iOS draws at the end of list rows; the recogniser reads them as characters. */
+const CHEVRONS = new Set([">", "〉", "›", "»"]);
+
+/** A decoded line ready for output: text, confidence, and where along the crop the text ends. */
+export interface FinishedText {
+  text: string;
+  conf: number;
+  /** Right edge of the kept text as a fraction of the crop's width (1 when nothing was cut). */
+  end: number;
+}
+
+/**
+ * Trim surrounding spaces and, with `stripChevrons`, a trailing chevron (only when text remains), so
+ * `Mon >` reads `Mon`; the box's right edge moves to halfway between the last kept character and the
+ * first cut one. `cropWidth` is the crop's width in recogniser columns and `paddedWidth` the width of
+ * the tensor it was run in (the output's time steps span the padded width).
+ */
+export function finishText(
+  r: CtcResult,
+  cropWidth: number,
+  paddedWidth: number,
+  stripChevrons: boolean,
+): FinishedText {
+  const blank = (c: string) => c.trim() === "";
+  let start = 0;
+  while (start < r.chars.length && blank(r.chars[start] ?? "")) start++;
+  const trimEnd = (cut: (c: string) => boolean): number => {
+    let end = r.chars.length;
+    while (end > start && cut(r.chars[end - 1] ?? "")) end--;
+    return end;
+  };
+  let end = trimEnd(blank);
+  if (end <= start) return { text: "", conf: 0, end: 1 };
+  if (stripChevrons) {
+    const shorter = trimEnd((c) => blank(c) || CHEVRONS.has(c));
+    if (shorter > start) end = shorter;
+  }
+  // Only a chevron cut moves the edge: trailing spaces take no room in the image.
+  const cutChevron = r.chars.slice(end).some((c) => c.trim() !== "");
+  let edge = 1;
+  if (cutChevron && r.length > 0) {
+    const colPerStep = paddedWidth / r.length;
+    const lastKept = r.steps[end - 1] ?? 0;
+    const firstCut = r.steps.slice(end).find((_, k) => (r.chars[end + k] ?? "").trim() !== "") ?? lastKept;
+    edge = Math.min(1, (((lastKept + firstCut) / 2 + 0.5) * colPerStep) / cropWidth);
+  }
+  const scores = r.scores.slice(start, end);
+  return {
+    text: r.chars.slice(start, end).join(""),
+    conf: scores.reduce((a, b) => a + b, 0) / scores.length,
+    end: edge,
+  };
+}

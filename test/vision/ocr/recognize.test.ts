@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import {
+  ctcConfidence,
+  ctcDecode,
+  finishText,
+  planBatches,
+  REC_HEIGHT,
+  recognitionWidth,
+  writeCrop,
+} from "../../../src/vision/ocr/recognize.js";
+
+const DICT = ["a", "b", ">", " "];
+
+/** Softmax-like rows: one-hot `classes[t]` with score `p` at each step. */
+function scores(classes: number[], p = 0.9): Float32Array {
+  const c = DICT.length + 1;
+  const out = new Float32Array(classes.length * c);
+  classes.forEach((k, t) => {
+    out[t * c + k] = p;
+  });
+  return out;
+}
+
+describe("ctcDecode", () => {
+  it("drops blanks, collapses repeats, and keeps a repeat separated by a blank", () => {
+    const r = ctcDecode(scores([1, 1, 0, 1, 2, 2, 0]), 0, 7, 5, DICT);
+    expect(r.chars.join("")).toBe("aab");
+    expect(r.steps).toEqual([0, 3, 4]);
+    expect(ctcConfidence(r)).toBeCloseTo(0.9);
+  });
+
+  it("reads an all-blank sequence as empty with confidence 0", () => {
+    const r = ctcDecode(scores([0, 0, 0]), 0, 3, 5, DICT);
+    expect(r.chars).toEqual([]);
+    expect(ctcConfidence(r)).toBe(0);
+  });
+});
+
+describe("finishText", () => {
+  it("strips a trailing chevron and moves the right edge between the text and the chevron", () => {
+    // "ab >" at steps 0, 2, 5, 8 of 10; crop 40 columns wide in a 40-column tensor (4 columns/step).
+    const r = { chars: ["a", "b", " ", ">"], scores: [0.9, 0.8, 0.9, 0.6], steps: [0, 2, 5, 8], length: 10 };
+    const f = finishText(r, 40, 40, true);
+    expect(f.text).toBe("ab");
+    expect(f.conf).toBeCloseTo(0.85);
+    expect(f.end).toBeCloseTo((((2 + 8) / 2 + 0.5) * 4) / 40);
+    expect(finishText(r, 40, 40, false).text).toBe("ab >");
+  });
+
+  it("keeps a lone chevron (it may be the whole label) and trims spaces", () => {
+    expect(finishText({ chars: [">"], scores: [0.9], steps: [1], length: 4 }, 16, 16, true).text).toBe(">");
+    expect(
+      finishText({ chars: [" ", "a", " "], scores: [1, 1, 1], steps: [0, 1, 2], length: 4 }, 16, 16, true),
+    ).toEqual({
+      text: "a",
+      conf: 1,
+      end: 1,
+    });
+  });
+});
+
+describe("planBatches", () => {
+  it("sorts by width and only batches crops of nearly the same width", () => {
+    const b = planBatches([100, 40, 42, 300, 41, 104], 8, 0.1);
+    expect(b).toEqual([
+      { indices: [1, 4, 2], width: 42 },
+      { indices: [0, 5], width: 104 },
+      { indices: [3], width: 300 },
+    ]);
+  });
+
+  it("caps the batch size", () => {
+    expect(planBatches([8, 8, 8, 8, 8], 2).map((x) => x.indices.length)).toEqual([2, 2, 1]);
+  });
+});
+
+describe("writeCrop", () => {
+  it("resamples to the model height, normalises to −1…1 and pads by repeating the last column", () => {
+    // 20×10 image: left half black, right half white.
+    const image = { width: 20, height: 10, data: Buffer.alloc(20 * 10 * 3) };
+    for (let y = 0; y < 10; y++)
+      for (let x = 10; x < 20; x++) image.data.fill(255, (y * 20 + x) * 3, (y * 20 + x) * 3 + 3);
+    const box = { x0: 0, y0: 0, x1: 20, y1: 10, score: 1 };
+    const width = recognitionWidth(box);
+    expect(width).toBe(96); // 48 × 20 / 10
+    const stride = width + 16;
+    const dst = new Float32Array(3 * REC_HEIGHT * stride);
+    writeCrop(image, box, width, dst, 0, stride);
+    const at = (c: number, y: number, x: number) =>
+      dst[c * REC_HEIGHT * stride + y * stride + x] ?? Number.NaN;
+    expect(at(0, 24, 0)).toBeCloseTo(-1);
+    expect(at(2, 24, width - 1)).toBeCloseTo(1);
+    expect(at(1, 24, stride - 1)).toBeCloseTo(1); // padding repeats the white edge
+  });
+});
