@@ -9,7 +9,7 @@ import {
   type ListingEntry,
   type ListingOptions,
 } from "./listing.js";
-import { decodeRgb, warpToScreen } from "./rectify.js";
+import { decodeRgb, stretchContrast, warpToScreen } from "./rectify.js";
 import type { ObjectDetector, OcrEngine, RgbImage } from "./types.js";
 
 /**
@@ -71,7 +71,7 @@ export class VisionPipeline {
     const decoded = await decodeRgb(frame);
     const t1 = this.deps.clock.now();
     const { width, height } = this.rectifiedSize;
-    const screen = warpToScreen(decoded, screenToCamera, width, height);
+    const screen = stretchContrast(warpToScreen(decoded, screenToCamera, width, height));
     const t2 = this.deps.clock.now();
     return this.describe(screen, { decode: t1 - t0, rectify: t2 - t1, start: t0 });
   }

@@ -89,3 +89,39 @@ export async function resizeRgb(image: RgbImage, width: number, height: number):
     .toBuffer();
   return { width, height, data };
 }
+
+/**
+ * Stretch a dim or washed-out frame so its 1st–99th percentile grey levels span most of 0–255 (one gain
+ * and offset for all channels, so colours keep their hue). Locked exposure is right for a lit screen but
+ * a dark wallpaper or a dimmed phone leaves text at a few dozen grey levels, too faint for OCR.
+ * Frames that already use ≥ `minSpan` levels are returned unchanged.
+ */
+export function stretchContrast(image: RgbImage, minSpan = 200): RgbImage {
+  const hist = new Uint32Array(256);
+  const d = image.data;
+  const n = image.width * image.height;
+  // Every 4th pixel is plenty for percentiles.
+  for (let i = 0; i < n; i += 4) {
+    const o = i * 3;
+    const k = Math.round(0.299 * (d[o] ?? 0) + 0.587 * (d[o + 1] ?? 0) + 0.114 * (d[o + 2] ?? 0));
+    hist[k] = (hist[k] ?? 0) + 1;
+  }
+  const total = Math.ceil(n / 4);
+  const at = (q: number): number => {
+    let acc = 0;
+    for (let v = 0; v < 256; v++) {
+      acc += hist[v] ?? 0;
+      if (acc >= q * total) return v;
+    }
+    return 255;
+  };
+  const lo = at(0.01);
+  const hi = at(0.99);
+  if (hi - lo >= minSpan || hi - lo < 8) return image;
+  const gain = 235 / (hi - lo);
+  const lut = new Uint8Array(256);
+  for (let v = 0; v < 256; v++) lut[v] = Math.max(0, Math.min(255, Math.round(10 + (v - lo) * gain)));
+  const out = Buffer.allocUnsafe(d.length);
+  for (let i = 0; i < d.length; i++) out[i] = lut[d[i] ?? 0] ?? 0;
+  return { width: image.width, height: image.height, data: out };
+}

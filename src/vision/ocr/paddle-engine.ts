@@ -3,6 +3,7 @@ import { PiclawError } from "../../util/errors.js";
 import type { OcrEngine, RgbImage, TextLine } from "../types.js";
 import type { OcrOptions } from "./config.js";
 import { dbBoxes, detectionInput, detectionSize, type PixelBox } from "./detect.js";
+import { tightenToInk } from "./ink.js";
 import {
   ctcDecode,
   type FinishedText,
@@ -79,11 +80,12 @@ export class PaddleOcrEngine implements OcrEngine {
     read.forEach((r, i) => {
       const box = boxes[i];
       if (!box || r.conf < this.options.minConfidence || !HAS_LETTER_OR_DIGIT.test(r.text)) return;
-      const x1 = box.x0 + (box.x1 - box.x0) * r.end;
+      const read = { ...box, x1: box.x0 + (box.x1 - box.x0) * r.end };
+      const ink = tightenToInk(image, read);
       lines.push({
         text: r.text,
         conf: r.conf,
-        box: [box.x0 / width, box.y0 / height, x1 / width, box.y1 / height],
+        box: [ink.x0 / width, ink.y0 / height, ink.x1 / width, ink.y1 / height],
       });
     });
     return lines;

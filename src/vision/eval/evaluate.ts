@@ -1,0 +1,146 @@
+import type { ScreenElement } from "../../sim/types.js";
+import type { ListingEntry } from "../listing.js";
+import { iou } from "../listing.js";
+import type { ScreenView } from "../pipeline.js";
+import type { TextLine } from "../types.js";
+import type { EvalCapture } from "./scenarios.js";
+import { matchTextLines } from "./text-match.js";
+
+/**
+ * Scores a listing against the simulated phone's ground truth. An element counts as found when the
+ * listing has an entry of its kind whose box overlaps the truth box with IoU ≥ 0.5 — for text, the union
+ * of the text entries that fell on it (OCR may split a label into words). Text accuracy is the character
+ * error rate over all truth text (whitespace-insensitive, NFKC), a missed label costing all its
+ * characters. Controls (rows, toggles, tabs) are not listing kinds: their text and icons are scored.
+ */
+export interface ScreenScore {
+  name: string;
+  locale: string;
+  variant: string;
+  textTruths: number;
+  textFound: number;
+  iconTruths: number;
+  iconFound: number;
+  /** Character edits and truth characters (for the pooled CER). */
+  edits: number;
+  chars: number;
+  /** Entries that match no truth element (false positives), by kind. */
+  extraText: number;
+  extraIcons: number;
+  ms: number;
+  missed: string[];
+}
+
+export const MIN_IOU = 0.5;
+
+export function scoreScreen(
+  capture: EvalCapture,
+  view: Pick<ScreenView, "entries" | "timings">,
+): ScreenScore {
+  const { scenario, elements } = capture;
+  const textTruths = elements.filter((e) => e.kind === "text" && e.label.trim() !== "");
+  const iconTruths = elements.filter((e) => e.kind === "icon");
+  const lines: TextLine[] = view.entries
+    .filter((e) => e.kind === "text")
+    .map((e) => ({ text: e.label, box: e.box, conf: e.conf }));
+  const text = matchTextLines(textTruths, lines);
+  const missed: string[] = [];
+  let textFound = 0;
+  let edits = 0;
+  let chars = 0;
+  for (const m of text.matches) {
+    const n = Array.from(m.truth.label.normalize("NFKC").replace(/\s+/g, "")).length;
+    chars += n;
+    edits += Math.round(m.cer * n);
+    if (m.iou >= MIN_IOU) textFound++;
+    else missed.push(`text ${m.truth.id} "${m.truth.label}" (got "${m.text}", IoU ${m.iou.toFixed(2)})`);
+  }
+  const icons = view.entries.filter((e) => e.kind === "icon");
+  const usedIcons = new Set<ListingEntry>();
+  let iconFound = 0;
+  for (const t of iconTruths) {
+    const best = bestMatch(t, icons);
+    if (best && best.iou >= MIN_IOU) {
+      iconFound++;
+      usedIcons.add(best.entry);
+    } else missed.push(`icon ${t.id} (best IoU ${(best?.iou ?? 0).toFixed(2)})`);
+  }
+  // An icon entry on a control or a label the truth lists under another kind is not an error.
+  const anyTruth = (e: ListingEntry): boolean => elements.some((t) => iou(t.box, e.box) >= 0.3);
+  return {
+    name: scenario.name,
+    locale: scenario.locale,
+    variant: scenario.variant,
+    textTruths: textTruths.length,
+    textFound,
+    iconTruths: iconTruths.length,
+    iconFound,
+    edits,
+    chars,
+    extraText: text.unmatched.length,
+    extraIcons: icons.filter((e) => !usedIcons.has(e) && !anyTruth(e)).length,
+    ms: view.timings.total,
+    missed,
+  };
+}
+
+function bestMatch(
+  t: ScreenElement,
+  entries: readonly ListingEntry[],
+): { entry: ListingEntry; iou: number } | null {
+  let best: { entry: ListingEntry; iou: number } | null = null;
+  for (const entry of entries) {
+    const v = iou(t.box, entry.box);
+    if (!best || v > best.iou) best = { entry, iou: v };
+  }
+  return best;
+}
+
+export interface ScoreTotals {
+  screens: number;
+  truths: number;
+  found: number;
+  recall: number;
+  textRecall: number;
+  iconRecall: number;
+  cer: number;
+  medianMs: number;
+}
+
+export function totals(scores: readonly ScreenScore[]): ScoreTotals {
+  const sum = (f: (s: ScreenScore) => number): number => scores.reduce((a, s) => a + f(s), 0);
+  const textT = sum((s) => s.textTruths);
+  const iconT = sum((s) => s.iconTruths);
+  const textF = sum((s) => s.textFound);
+  const iconF = sum((s) => s.iconFound);
+  const ms = scores.map((s) => s.ms).sort((a, b) => a - b);
+  return {
+    screens: scores.length,
+    truths: textT + iconT,
+    found: textF + iconF,
+    recall: textT + iconT ? (textF + iconF) / (textT + iconT) : 1,
+    textRecall: textT ? textF / textT : 1,
+    iconRecall: iconT ? iconF / iconT : 1,
+    cer: sum((s) => s.chars) ? sum((s) => s.edits) / sum((s) => s.chars) : 0,
+    medianMs: ms[Math.floor(ms.length / 2)] ?? 0,
+  };
+}
+
+/** A Markdown table: one row per group (all, each locale, each camera variant). */
+export function scoreTable(scores: readonly ScreenScore[]): string {
+  const groups: [string, ScreenScore[]][] = [["all", [...scores]]];
+  for (const key of ["locale", "variant", "name"] as const) {
+    const values = [...new Set(scores.map((s) => s[key]))];
+    for (const v of values) groups.push([`${key}=${v}`, scores.filter((s) => s[key] === v)]);
+  }
+  const rows = groups.map(([label, group]) => {
+    const t = totals(group);
+    const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
+    return `| ${label} | ${t.screens} | ${t.found}/${t.truths} | ${pct(t.recall)} | ${pct(t.textRecall)} | ${pct(t.iconRecall)} | ${pct(t.cer)} | ${t.medianMs.toFixed(0)} |`;
+  });
+  return [
+    "| group | screens | found | recall | text recall | icon recall | CER | median ms |",
+    "|---|---|---|---|---|---|---|---|",
+    ...rows,
+  ].join("\n");
+}
