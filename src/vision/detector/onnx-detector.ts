@@ -49,6 +49,8 @@ export class OnnxDetector implements ObjectDetector {
         intraOpNumThreads: this.options.threads,
         interOpNumThreads: 1,
         graphOptimizationLevel: "all",
+        // The input size is fixed, so the arena buys little speed but keeps its peak resident.
+        enableCpuMemArena: false,
       });
     } catch (err) {
       throw new PiclawError(

@@ -1,0 +1,52 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import sharp from "sharp";
+import { parseConfig } from "../src/config/load.js";
+import type { Mat3 } from "../src/geometry/homography.js";
+import { FontBook } from "../src/sim/render/text.js";
+import { IPHONE_61 } from "../src/sim/types.js";
+import { createVision } from "../src/vision/create.js";
+
+/**
+ * The peek path alone, in a process of its own so its resident memory is the appliance's, not the
+ * simulator's: camera JPEG → decode → rectify → OCR ∥ detector → listing → annotated JPEG.
+ * Usage: node dist/bench/vision-peek.js DIR [rounds] — DIR holds NNN.jpg + NNN.json ({screenToCamera}).
+ * Prints one JSON line: per-stage medians, all totals, peak RSS.
+ */
+const dir = process.argv[2];
+if (!dir) throw new Error("usage: vision-peek DIR [rounds]");
+const rounds = Math.max(1, Number(process.argv[3] ?? 1));
+const frames = readdirSync(dir)
+  .filter((f) => f.endsWith(".jpg"))
+  .sort()
+  .map((f) => ({
+    jpeg: readFileSync(join(dir, f)),
+    h: (JSON.parse(readFileSync(join(dir, f.replace(/\.jpg$/, ".json")), "utf8")) as { screenToCamera: Mat3 })
+      .screenToCamera,
+  }));
+// As the daemon does: libvips' operation cache only holds memory in a process that never repeats an image.
+sharp.cache(false);
+const config = parseConfig({});
+const clock = { now: () => performance.now() };
+const vision = await createVision(config, { fonts: new FontBook(), clock, screenPx: IPHONE_61.screenPx });
+const first = frames[0];
+if (first) await vision.pipeline.fromCamera(first.jpeg, first.h); // warm-up: first-run allocations
+const totals: number[] = [];
+const stages: Record<string, number[]> = { decode: [], rectify: [], recognise: [], annotate: [] };
+for (let r = 0; r < rounds; r++)
+  for (const f of frames) {
+    const v = await vision.pipeline.fromCamera(f.jpeg, f.h);
+    totals.push(v.timings.total);
+    for (const k of Object.keys(stages)) stages[k]?.push(v.timings[k as keyof typeof v.timings]);
+  }
+await vision.close();
+const median = (xs: number[]): number =>
+  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+process.stdout.write(
+  `${JSON.stringify({
+    n: totals.length,
+    totals,
+    medians: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, median(v)])),
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+  })}\n`,
+);

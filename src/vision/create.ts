@@ -1,0 +1,42 @@
+import type { PiclawConfig } from "../config/schema.js";
+import type { FontBook } from "../sim/render/text.js";
+import type { Clock } from "../util/clock.js";
+import { OnnxDetector } from "./detector/index.js";
+import { createOcrEngine } from "./ocr/index.js";
+import { DEFAULT_VISION_OPTIONS, VisionPipeline } from "./pipeline.js";
+import type { ObjectDetector, OcrEngine } from "./types.js";
+
+/** A vision pipeline with its model sessions; `close()` releases them. */
+export interface VisionStack {
+  pipeline: VisionPipeline;
+  ocr: OcrEngine;
+  detector: ObjectDetector;
+  close(): Promise<void>;
+}
+
+/** Load the OCR and detector models named by the config (local files only) and build the pipeline. */
+export async function createVision(
+  config: Pick<PiclawConfig, "vision">,
+  deps: { fonts: FontBook; clock: Clock; screenPx: { width: number; height: number } },
+): Promise<VisionStack> {
+  const ocr = await createOcrEngine(config.vision.ocr);
+  let detector: ObjectDetector;
+  try {
+    detector = await OnnxDetector.create(config.vision.detector);
+  } catch (err) {
+    await ocr.close();
+    throw err;
+  }
+  const pipeline = new VisionPipeline(
+    { ocr, detector, fonts: deps.fonts, clock: deps.clock, screenPx: deps.screenPx },
+    { ...DEFAULT_VISION_OPTIONS, rectifiedWidth: config.vision.rectifiedWidth },
+  );
+  return {
+    pipeline,
+    ocr,
+    detector,
+    async close() {
+      await Promise.all([ocr.close(), detector.close()]);
+    },
+  };
+}
