@@ -5,6 +5,9 @@ import { Logger } from "../src/log/logger.js";
 import { SimRig } from "../src/sim/rig.js";
 import { ManualClock } from "../src/util/clock.js";
 import { measuredTapCycles, motionBench } from "./motion.js";
+import { visionBench } from "./vision.js";
+import "./detector.js"; // prints the UI-element detector bench (time per frame, P/R) first
+import "./ocr.js"; // prints the OCR bench (time, RSS, CER per engine; Tesseract when installed)
 
 /**
  * Simulated rig benchmark: phone screen render and camera frame time. Prints medians; never fails on
@@ -65,6 +68,8 @@ async function main(): Promise<void> {
   for (const line of motionBench()) process.stdout.write(`  ${line}\n`);
   process.stdout.write("tap cycle measured on the simulated appliance (real drivers, simulated gantry):\n");
   for (const line of await measuredTapCycles()) process.stdout.write(`  ${line}\n`);
+  process.stdout.write("vision:\n");
+  for (const line of await visionBench(50)) process.stdout.write(`${line}\n`);
 }
 
 await main();

@@ -1,17 +1,8 @@
-import {
-  closeSync,
-  copyFileSync,
-  existsSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  writeSync,
-} from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { z } from "zod";
 import type { Mat3 } from "../geometry/homography.js";
+import { writeFileAtomic, writeJsonAtomic } from "../util/atomic-file.js";
 import { PiclawError } from "../util/errors.js";
 
 /**
@@ -143,52 +134,19 @@ export function readBundle(path: string): CalibrationBundle {
   return parseBundle(doc, path);
 }
 
-/**
- * Write `data` to `path` atomically: a temp file beside it, fsync, rename over, fsync the folder. When
- * `keepPrevious` names a path and `path` exists, the old file is first copied there (also atomically),
- * so `path` itself is never missing or half-written.
- */
-export function writeFileAtomic(path: string, data: string, keepPrevious?: string): void {
-  const dir = dirname(path);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (keepPrevious && existsSync(path)) {
-    const prevTmp = `${keepPrevious}.tmp-${process.pid}`;
-    copyFileSync(path, prevTmp);
-    fsyncPath(prevTmp);
-    renameSync(prevTmp, keepPrevious);
-  }
-  const tmp = `${path}.tmp-${process.pid}`;
-  const fd = openSync(tmp, "w", 0o600);
-  try {
-    writeSync(fd, data);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, path);
-  fsyncPath(dir);
-}
-
-function fsyncPath(path: string): void {
-  const fd = openSync(path, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** Validate and write a bundle as the current one, keeping the old one as `bundle.prev.json`. */
 export function writeBundle(stateDir: string, bundle: CalibrationBundle): string {
   const checked = parseBundle(bundle, "new calibration bundle");
   const paths = bundlePaths(stateDir);
-  writeFileAtomic(paths.current, `${JSON.stringify(checked, null, 2)}\n`, paths.previous);
+  // The old bundle is copied aside first (atomically too), so `current` is never missing or half-written.
+  if (existsSync(paths.current)) writeFileAtomic(paths.previous, readFileSync(paths.current));
+  writeJsonAtomic(paths.current, checked);
   return paths.current;
 }
 
 /** Keep a failed calibration for diagnosis without replacing the working one. */
 export function writeFailedBundle(stateDir: string, bundle: CalibrationBundle): string {
   const paths = bundlePaths(stateDir);
-  writeFileAtomic(paths.failed, `${JSON.stringify(bundle, null, 2)}\n`);
+  writeJsonAtomic(paths.failed, bundle);
   return paths.failed;
 }

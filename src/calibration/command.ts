@@ -5,7 +5,7 @@ import { SimRigStack } from "../service/rig-stack.js";
 import type { Clock } from "../util/clock.js";
 import { seededRandom } from "../util/random.js";
 import { bundlePaths, readBundle, writeBundle, writeFailedBundle } from "./bundle.js";
-import { type CalibrationOptions, calibrationConfigSchema } from "./config.js";
+import type { CalibrationOptions } from "./config.js";
 import { type CalibrationRunDeps, checkCalibration, runCalibration } from "./run.js";
 import { SimPhoneAgent } from "./sim-agent.js";
 import { fmtMm } from "./taps.js";
@@ -15,7 +15,7 @@ export interface CalibrateCommandDeps {
   log: Logger;
   /** Progress lines go here (stdout). */
   write: (text: string) => void;
-  /** Options; default: the calibration section's defaults (until the config carries the section). */
+  /** Options; default: the config's `calibration` section. */
   options?: CalibrationOptions;
   /** Seed of the validation targets; default from the clock, printed so a run can be repeated. */
   seed?: number;
@@ -33,7 +33,7 @@ export async function calibrateCommand(
   deps: CalibrateCommandDeps,
 ): Promise<number> {
   const { config, stateDir } = loaded;
-  const options = deps.options ?? calibrationConfigSchema.parse({});
+  const options = deps.options ?? config.calibration;
   const say = (line: string): void => deps.write(`${line}\n`);
   const started = deps.clock.now();
   const seed = deps.seed ?? deps.clock.now() % 2 ** 31;

@@ -1,11 +1,12 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { stringify as toYaml } from "yaml";
+import { bridgeCommand } from "../bridge/command.js";
 import { calibrateCommand } from "../calibration/command.js";
 import { configReferenceMarkdown } from "../config/doc.js";
 import { type LoadedConfig, loadConfig } from "../config/load.js";
 import { processLogger, REDACTED } from "../log/logger.js";
-import { mcpConfigSchema, tokenFilePath } from "../mcp/config.js";
+import { tokenFilePath } from "../mcp/config.js";
 import { tokenCommand } from "../mcp/token-command.js";
 import { Daemon } from "../service/daemon.js";
 import { SimRig } from "../sim/rig.js";
@@ -30,6 +31,9 @@ commands:
       --label NAME          a name for it (default token-<id>)
   token list                list tokens (ids and labels, never the secrets)
   token revoke ID|LABEL     revoke a token
+  bridge pair               print a one-time code that pairs the phone's bridge page (10 min)
+  bridge devices            list paired phones
+  bridge revoke ID|all      unpair a phone (or every phone)
   version                   print the version
 
 options:
@@ -72,12 +76,21 @@ export async function main(argv: string[]): Promise<number> {
         clock: systemClock,
         log,
         write: (text) => process.stdout.write(text),
+        options: loaded.config.calibration,
+      });
+    }
+    case "bridge": {
+      const loaded = load();
+      return bridgeCommand(sub, arg, {
+        config: loaded.config.bridge,
+        stateDir: loaded.stateDir,
+        clock: systemClock,
+        write: (text) => process.stdout.write(text),
       });
     }
     case "token": {
-      // The lead wires `mcp:` into the config; until then the token file is at its default place.
-      const stateDir = load().stateDir;
-      const tokenFile = tokenFilePath(mcpConfigSchema.parse({}), stateDir);
+      const loaded = load();
+      const tokenFile = tokenFilePath(loaded.config.mcp, loaded.stateDir);
       return tokenCommand(sub, arg, values.label, {
         tokenFile,
         clock: systemClock,
@@ -122,6 +135,7 @@ function configCommand(
       ...config,
       stateDir,
       sim: { ...config.sim, phone: { ...config.sim.phone, passcode: REDACTED } },
+      phone: { ...config.phone, ...(config.phone.passcode ? { passcode: REDACTED } : {}) },
     };
     process.stdout.write(toYaml(shown));
     return 0;

@@ -1,4 +1,12 @@
 import { z } from "zod";
+import { bridgeConfigSchema } from "../bridge/config.js";
+import { calibrationConfigSchema } from "../calibration/config.js";
+import { cameraConfigSchema } from "../camera/options.js";
+import { mcpConfigSchema } from "../mcp/config.js";
+import { phoneOwnerConfigSchema } from "../rig/owner.js";
+import { phoneConfigSchema, toolsConfigSchema } from "../tools/config.js";
+import { detectorConfigSchema } from "../vision/detector/config.js";
+import { ocrConfigSchema } from "../vision/ocr/config.js";
 
 /**
  * The one PiClaw configuration file (YAML). Every key has a default here and a description that
@@ -165,6 +173,22 @@ const simSchema = z
   })
   .describe("The simulated rig (used when rig.backend is `sim`, and by `piclaw sim`).");
 
+const visionSchema = z
+  .strictObject({
+    rectifiedWidth: z
+      .number()
+      .int()
+      .min(160)
+      .max(1600)
+      .default(585)
+      .describe(
+        "Width (px) of the rectified screen image the listing is made from and the agent sees (height follows the phone's aspect).",
+      ),
+    ocr: ocrConfigSchema.prefault({}),
+    detector: detectorConfigSchema.prefault({}),
+  })
+  .describe("Seeing: rectification, OCR and the UI-element detector.");
+
 export const configSchema = z.strictObject({
   stateDir: z
     .string()
@@ -176,6 +200,14 @@ export const configSchema = z.strictObject({
   log: logSchema.prefault({}),
   server: serverSchema.prefault({}),
   rig: rigSchema.prefault({}),
+  arm: phoneOwnerConfigSchema.prefault({}),
+  camera: cameraConfigSchema.prefault({}),
+  vision: visionSchema.prefault({}),
+  calibration: calibrationConfigSchema.prefault({}),
+  mcp: mcpConfigSchema.prefault({}),
+  bridge: bridgeConfigSchema.prefault({}),
+  phone: phoneConfigSchema.prefault({}),
+  tools: toolsConfigSchema.prefault({}),
   sim: simSchema.prefault({}),
 });
 

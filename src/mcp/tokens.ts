@@ -1,9 +1,7 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
 import { z } from "zod";
 import type { Clock } from "../util/clock.js";
-import { errorMessage, PiclawError } from "../util/errors.js";
+import { PiclawError } from "../util/errors.js";
+import { HashedSecretFile, hashedSecretFields } from "../util/hashed-secret-file.js";
 
 /**
  * Bearer tokens for the MCP endpoint, stored in one JSON file (mode 0600, replaced atomically by a
@@ -16,18 +14,11 @@ import { errorMessage, PiclawError } from "../util/errors.js";
  * takes effect on the next request without a restart.
  */
 
-const PREFIX = "piclaw_";
-const TOKEN_RE = /^piclaw_([0-9a-f]{8})_([A-Za-z0-9_-]{43})$/;
 const LABEL_RE = /^[A-Za-z0-9][A-Za-z0-9 ._@-]{0,39}$/;
 
-const recordSchema = z.strictObject({
-  id: z.string().regex(/^[0-9a-f]{8}$/),
-  label: z.string(),
-  createdAt: z.string(),
-  salt: z.string(),
-  sha256: z.string(),
-});
-const fileSchema = z.strictObject({ version: z.literal(1), tokens: z.array(recordSchema) });
+// id, then label, then the rest: the field order this file has always had (and reports issues in).
+const { id: idField, ...otherFields } = hashedSecretFields;
+const recordSchema = z.strictObject({ id: idField, label: z.string(), ...otherFields });
 type TokenRecord = z.output<typeof recordSchema>;
 
 /** What may be shown about a token (never the secret or its hash). */
@@ -38,19 +29,27 @@ export interface TokenInfo {
 }
 
 export class TokenStore {
-  private cache: { key: string; records: TokenRecord[] } | null = null;
+  private readonly file: HashedSecretFile<TokenRecord>;
 
   constructor(
     readonly path: string,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.file = new HashedSecretFile({
+      path,
+      recordSchema,
+      key: "tokens",
+      secretPrefix: "piclaw_",
+      errorPrefix: "TOKEN",
+      description: "token file",
+    });
+  }
 
   /** Create a token; the returned plaintext is the only copy. */
   create(label?: string): { info: TokenInfo; token: string } {
-    const records = this.read();
-    let id = randomBytes(4).toString("hex");
-    while (records.some((r) => r.id === id)) id = randomBytes(4).toString("hex");
-    const name = label ?? `token-${id}`;
+    const records = this.file.read();
+    const { fields, plaintext } = this.file.mint(records, new Date(this.clock.now()).toISOString());
+    const name = label ?? `token-${fields.id}`;
     if (!LABEL_RE.test(name)) {
       throw new PiclawError(
         "TOKEN_LABEL_INVALID",
@@ -64,84 +63,36 @@ export class TokenStore {
         `a token labelled "${name}" exists; revoke it or pick another label`,
       );
     }
-    const secret = randomBytes(32).toString("base64url");
-    const salt = randomBytes(16).toString("hex");
-    const record: TokenRecord = {
-      id,
-      label: name,
-      createdAt: new Date(this.clock.now()).toISOString(),
-      salt,
-      sha256: digest(salt, secret),
-    };
-    this.write([...records, record]);
-    return { info: publicInfo(record), token: `${PREFIX}${id}_${secret}` };
+    // Spelled out so the file keeps its key order (id, label, createdAt, salt, sha256).
+    const { id, ...hashed } = fields;
+    const record: TokenRecord = { id, label: name, ...hashed };
+    this.file.write([...records, record]);
+    return { info: publicInfo(record), token: plaintext };
   }
 
   list(): TokenInfo[] {
-    return this.read().map(publicInfo);
+    return this.file.read().map(publicInfo);
   }
 
   /** Revoke by id or label; throws TOKEN_NOT_FOUND. */
   revoke(idOrLabel: string): TokenInfo {
-    const records = this.read();
+    const records = this.file.read();
     const found = records.find((r) => r.id === idOrLabel || r.label === idOrLabel);
     if (!found) throw new PiclawError("TOKEN_NOT_FOUND", `no token with id or label "${idOrLabel}"`);
-    this.write(records.filter((r) => r !== found));
+    this.file.write(records.filter((r) => r !== found));
     return publicInfo(found);
   }
 
   /** The token's public info when `presented` is a live token, else null. Constant-time compare. */
   verify(presented: string): TokenInfo | null {
-    const match = TOKEN_RE.exec(presented);
-    if (!match) return null;
-    const [, id, secret] = match;
-    const record = this.read().find((r) => r.id === id);
-    if (!record || secret === undefined) return null;
-    const expected = Buffer.from(record.sha256, "hex");
-    const actual = Buffer.from(digest(record.salt, secret), "hex");
-    return expected.length === actual.length && timingSafeEqual(expected, actual) ? publicInfo(record) : null;
+    const record = this.file.verify(presented);
+    return record ? publicInfo(record) : null;
   }
 
   /** Whether any token exists (a remote bind without tokens can only refuse everything). */
   isEmpty(): boolean {
-    return this.read().length === 0;
+    return this.file.read().length === 0;
   }
-
-  private read(): TokenRecord[] {
-    let key: string;
-    try {
-      const st = statSync(this.path);
-      key = `${st.ino}:${st.size}:${st.mtimeMs}`;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
-      throw new PiclawError("TOKEN_FILE_UNREADABLE", `cannot read ${this.path}: ${errorMessage(err)}`);
-    }
-    if (this.cache?.key === key) return this.cache.records;
-    let records: TokenRecord[];
-    try {
-      records = fileSchema.parse(JSON.parse(readFileSync(this.path, "utf8"))).tokens;
-    } catch (err) {
-      throw new PiclawError(
-        "TOKEN_FILE_INVALID",
-        `${this.path} is not a valid token file: ${errorMessage(err)}`,
-      );
-    }
-    this.cache = { key, records };
-    return records;
-  }
-
-  private write(records: TokenRecord[]): void {
-    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-    const tmp = `${this.path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify({ version: 1, tokens: records }, null, 2)}\n`, { mode: 0o600 });
-    chmodSync(tmp, 0o600);
-    renameSync(tmp, this.path);
-    this.cache = null;
-  }
-}
-
-function digest(salt: string, secret: string): string {
-  return createHash("sha256").update(salt).update(":").update(secret).digest("hex");
 }
 
 function publicInfo(r: TokenRecord): TokenInfo {

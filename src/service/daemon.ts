@@ -1,15 +1,17 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { PhoneBridge } from "../bridge/bridge.js";
 import type { LoadedConfig } from "../config/load.js";
 import type { Logger } from "../log/logger.js";
-import { mcpConfigSchema, tokenFilePath } from "../mcp/config.js";
+import { tokenFilePath } from "../mcp/config.js";
 import { createMcpEndpoint, MCP_PATH, type McpEndpoint } from "../mcp/endpoint.js";
 import { TokenStore } from "../mcp/tokens.js";
-import { PhoneOwner, phoneOwnerConfigSchema } from "../rig/owner.js";
+import { PhoneOwner } from "../rig/owner.js";
 import { SimControlServer } from "../sim/control.js";
-import type { AnyPhoneTool } from "../tools/types.js";
+import type { SimRig } from "../sim/rig.js";
 import type { Clock } from "../util/clock.js";
 import { HttpService, json } from "./http.js";
+import { PhoneToolStack } from "./phone-stack.js";
 import { SimRigStack } from "./rig-stack.js";
 
 /**
@@ -21,6 +23,9 @@ export class Daemon {
   private http: HttpService | null = null;
   private control: SimControlServer | null = null;
   private mcp: McpEndpoint | null = null;
+  /** The phone-side bridge page (only when `bridge.enabled`). */
+  bridge: PhoneBridge | null = null;
+  private phone: PhoneToolStack | null = null;
   /** The one owner of the arm (gestures from MCP, the agent and jobs take leases from it). */
   owner: PhoneOwner | null = null;
   private startedAt = 0;
@@ -33,9 +38,14 @@ export class Daemon {
     private readonly loaded: LoadedConfig,
     private readonly log: Logger,
     private readonly clock: Clock,
-    /** Tools served over MCP at /mcp (empty until the phone tools are wired in). */
-    private readonly tools: readonly AnyPhoneTool[] = [],
+    /** Environment (the phone's passcode may come from PICLAW_PHONE_PASSCODE). */
+    private readonly env: NodeJS.ProcessEnv = process.env,
   ) {}
+
+  /** The simulated rig once started (tests look at its phone and gantry). */
+  get simRig(): SimRig | null {
+    return this.stack ? this.stack.rig : null;
+  }
 
   async start(): Promise<void> {
     const { config, stateDir } = this.loaded;
@@ -66,14 +76,27 @@ export class Daemon {
       env: `PICLAW_SIM_SOCKET=${socketPath}`,
     });
 
-    // Until the lead wires `mcp:` and the arm-sharing section into the config, their defaults apply.
-    const mcpConfig = mcpConfigSchema.parse({});
-    this.owner = new PhoneOwner(phoneOwnerConfigSchema.parse({}), this.clock);
+    const mcpConfig = config.mcp;
+    this.owner = new PhoneOwner(config.arm, this.clock);
+    // The 12 phone tools: camera, vision models, calibration (made once on a fresh simulated rig).
+    this.phone = new PhoneToolStack({
+      config,
+      stateDir,
+      baseDir,
+      rig,
+      motion: stack.motion,
+      owner: this.owner,
+      simSocket: this.simSocket,
+      clock: this.clock,
+      log: this.log,
+      env: this.env,
+    });
+    await this.phone.start();
     const mcp = createMcpEndpoint({
       config: mcpConfig,
       bindHost: config.server.host,
       tokens: new TokenStore(tokenFilePath(mcpConfig, stateDir), this.clock),
-      tools: this.tools,
+      tools: this.phone.tools,
       owner: this.owner,
       log: this.log.child("mcp"),
       clock: this.clock,
@@ -104,15 +127,24 @@ export class Daemon {
       endpoints: ["/healthz", "/sim/screen.png", "/sim/frame.jpg", "/sim/truth.json", MCP_PATH],
     });
     this.log.info("mcp endpoint", { url: `${this.url}${MCP_PATH}`, ...mcp.describe() });
+    if (config.bridge.enabled) {
+      const bridgeLog = this.log.child("bridge");
+      this.bridge = new PhoneBridge({ config: config.bridge, stateDir, log: bridgeLog, clock: this.clock });
+      await this.bridge.start();
+    }
     this.log.info("ready");
   }
 
   async stop(): Promise<void> {
     this.log.info("stopping");
+    await this.bridge?.stop();
+    this.bridge = null;
     await this.mcp?.close();
     this.mcp = null;
     await this.http?.stop();
     this.http = null;
+    await this.phone?.stop();
+    this.phone = null;
     await this.control?.stop();
     this.control = null;
     await this.stack?.stop();

@@ -1,4 +1,8 @@
+import { area, intersection, iou, readingOrder } from "./boxes.js";
 import type { DetectedObject, FracBox, TextLine } from "./types.js";
+
+// Box geometry lives in boxes.ts; re-exported because callers and tests import it from here.
+export { area, intersection, iou, readingOrder };
 
 /**
  * The listing: what the agent reads instead of pixels. One row per element,
@@ -33,21 +37,6 @@ export const DEFAULT_LISTING_OPTIONS: ListingOptions = {
   iconClasses: ["icon", "control"],
 };
 
-export function area(b: FracBox): number {
-  return Math.max(0, b[2] - b[0]) * Math.max(0, b[3] - b[1]);
-}
-
-export function intersection(a: FracBox, b: FracBox): number {
-  const w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]);
-  const h = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
-  return w > 0 && h > 0 ? w * h : 0;
-}
-
-export function iou(a: FracBox, b: FracBox): number {
-  const i = intersection(a, b);
-  return i > 0 ? i / (area(a) + area(b) - i) : 0;
-}
-
 const clampBox = (b: FracBox): FracBox => [
   Math.min(Math.max(b[0], 0), 1),
   Math.min(Math.max(b[1], 0), 1),
@@ -71,32 +60,6 @@ function dedupe(items: Candidate[], threshold: number): Candidate[] {
     // Same text read twice with different boxes: the more confident reading wins, nothing to merge.
   }
   return kept;
-}
-
-/**
- * Reading order: group boxes into rows (vertical centres within half the smaller height of each
- * other), rows top to bottom, left to right within a row, so a row of labels whose tops differ by a
- * pixel still reads left to right.
- */
-export function readingOrder<T extends { box: FracBox }>(items: readonly T[]): T[] {
-  const byTop = [...items].sort((a, b) => a.box[1] + a.box[3] - (b.box[1] + b.box[3]));
-  const rows: T[][] = [];
-  for (const item of byTop) {
-    const cy = (item.box[1] + item.box[3]) / 2;
-    const h = item.box[3] - item.box[1];
-    const row = rows.at(-1);
-    const anchor = row?.[0];
-    if (row && anchor) {
-      const acy = (anchor.box[1] + anchor.box[3]) / 2;
-      const ah = anchor.box[3] - anchor.box[1];
-      if (Math.abs(cy - acy) <= Math.min(h, ah) / 2) {
-        row.push(item);
-        continue;
-      }
-    }
-    rows.push([item]);
-  }
-  return rows.flatMap((row) => row.sort((a, b) => a.box[0] - b.box[0]));
 }
 
 /** Merge OCR text and detected objects into numbered listing entries. */

@@ -1,4 +1,5 @@
 import { PiclawError } from "../../util/errors.js";
+import { iou } from "../boxes.js";
 import type { DetectedObject, FracBox } from "../types.js";
 import type { Letterbox } from "./preprocess.js";
 
@@ -18,16 +19,8 @@ export interface PixelDetection {
   box: [number, number, number, number];
 }
 
-/** Intersection over union of two `[x1, y1, x2, y2]` boxes (0 when either is empty). */
-export function iou(a: readonly number[], b: readonly number[]): number {
-  const [ax1 = 0, ay1 = 0, ax2 = 0, ay2 = 0] = a;
-  const [bx1 = 0, by1 = 0, bx2 = 0, by2 = 0] = b;
-  const iw = Math.max(0, Math.min(ax2, bx2) - Math.max(ax1, bx1));
-  const ih = Math.max(0, Math.min(ay2, by2) - Math.max(ay1, by1));
-  const inter = iw * ih;
-  const union = (ax2 - ax1) * (ay2 - ay1) + (bx2 - bx1) * (by2 - by1) - inter;
-  return union > 0 ? inter / union : 0;
-}
+// Re-exported: the detector's public surface (index.ts) and its tests name it from here.
+export { iou };
 
 /**
  * Greedy non-maximum suppression per class: within a class, a box is kept unless a higher-scoring

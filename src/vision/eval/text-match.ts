@@ -1,3 +1,4 @@
+import { area, intersection, iou, overlap, readingOrder, union } from "../boxes.js";
 import type { FracBox, TextLine } from "../types.js";
 
 /**
@@ -54,40 +55,14 @@ export function normalizeText(text: string, opts: { keepSpaces?: boolean } = {})
   return opts.keepSpaces ? n.replace(/\s+/g, " ").trim() : n.replace(/\s+/g, "");
 }
 
-function area(b: readonly number[]): number {
-  return Math.max(0, (b[2] ?? 0) - (b[0] ?? 0)) * Math.max(0, (b[3] ?? 0) - (b[1] ?? 0));
-}
-
-function intersection(a: readonly number[], b: readonly number[]): number {
-  const w = Math.min(a[2] ?? 0, b[2] ?? 0) - Math.max(a[0] ?? 0, b[0] ?? 0);
-  const h = Math.min(a[3] ?? 0, b[3] ?? 0) - Math.max(a[1] ?? 0, b[1] ?? 0);
-  return w > 0 && h > 0 ? w * h : 0;
-}
-
-/** Intersection over union of two boxes (0 when either is empty). */
-export function boxIou(a: readonly number[], b: readonly number[]): number {
-  const i = intersection(a, b);
-  const u = area(a) + area(b) - i;
-  return u > 0 ? i / u : 0;
-}
+/** Intersection over union of two boxes (0 when either is empty); `iou` of ../boxes.ts. */
+export const boxIou = iou;
 
 /**
  * Intersection over the smaller box's area: 1 when one box lies inside the other. Used for pairing
  * because OCR boxes are padded (DB unclip) while truth boxes may be tight or generous.
  */
-export function boxOverlap(a: readonly number[], b: readonly number[]): number {
-  const m = Math.min(area(a), area(b));
-  return m > 0 ? intersection(a, b) / m : 0;
-}
-
-function union(boxes: readonly (readonly number[])[]): FracBox {
-  return [
-    Math.min(...boxes.map((b) => b[0] ?? 0)),
-    Math.min(...boxes.map((b) => b[1] ?? 0)),
-    Math.max(...boxes.map((b) => b[2] ?? 0)),
-    Math.max(...boxes.map((b) => b[3] ?? 0)),
-  ];
-}
+export const boxOverlap = overlap;
 
 export interface TextMatchOptions {
   /** Minimum `boxOverlap` for an OCR line to belong to a truth element. Default 0.5. */
@@ -99,7 +74,7 @@ export interface TextMatchOptions {
 /** One truth element and the OCR lines that fell on it (several when OCR split it into words). */
 export interface TextMatch<T extends TruthText> {
   truth: T;
-  /** Lines assigned to this element, left to right then top to bottom; empty = missed. */
+  /** Lines assigned to this element, in reading order (`readingOrder` of ../boxes.ts); empty = missed. */
   lines: TextLine[];
   /** The lines' text joined in reading order (raw, not normalised). */
   text: string;
@@ -211,19 +186,4 @@ function coversSeveral<T extends TruthText>(
       if (a && b && boxOverlap(a.box, b.box) < 0.5) return true;
     }
   return false;
-}
-
-/** Top-to-bottom rows (lines whose vertical centres are within half a height), left to right in a row. */
-function readingOrder(lines: readonly TextLine[]): TextLine[] {
-  const sorted = [...lines].sort((a, b) => a.box[1] + a.box[3] - (b.box[1] + b.box[3]));
-  const rows: TextLine[][] = [];
-  for (const line of sorted) {
-    const cy = (line.box[1] + line.box[3]) / 2;
-    const row = rows[rows.length - 1];
-    const first = row?.[0];
-    if (row && first && Math.abs((first.box[1] + first.box[3]) / 2 - cy) < (first.box[3] - first.box[1]) / 2)
-      row.push(line);
-    else rows.push([line]);
-  }
-  return rows.flatMap((row) => row.sort((a, b) => a.box[0] - b.box[0]));
 }
