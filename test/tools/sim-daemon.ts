@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
 import { parseConfig } from "../../src/config/load.js";
 import { Logger } from "../../src/log/logger.js";
+import type { McpConfig } from "../../src/mcp/config.js";
 import { Daemon } from "../../src/service/daemon.js";
 import type { PhoneTruth } from "../../src/sim/phone/index.js";
 import type { SimRig } from "../../src/sim/rig.js";
@@ -30,6 +31,8 @@ export interface SimDaemon {
 export async function startSimDaemon(options: {
   passcode: string;
   env?: NodeJS.ProcessEnv;
+  /** The `mcp` config section, e.g. a longer wait limit for many queued callers. */
+  mcp?: Partial<McpConfig>;
 }): Promise<SimDaemon> {
   const stateDir = mkdtempSync(join(tmpdir(), "piclaw-tools-"));
   const logLines: string[] = [];
@@ -44,6 +47,7 @@ export async function startSimDaemon(options: {
     server: { port: 0 },
     camera: { framerate: 10 },
     sim: { phone: { passcode: options.passcode, utcOffsetMinutes: 0 } },
+    ...(options.mcp ? { mcp: options.mcp } : {}),
   });
   const daemon = new Daemon({ config, path: null, stateDir }, log, systemClock, options.env ?? {});
   try {

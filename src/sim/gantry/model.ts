@@ -25,7 +25,19 @@ export interface SimGantryOptions {
   sampleMs?: number;
   /** Called when a move runs into the frame (a hard limit), with the axis. */
   onLimit?: (axis: "x" | "y") => void;
+  /** How many entries `motionLog()` keeps (oldest dropped first); default 4096. */
+  motionLogLimit?: number;
 }
+
+/**
+ * One entry of the gantry's own record, on its clock: a straight move as it was queued (a move later cut
+ * short by a stop is shortened to where it stopped), or a solenoid change (when it was commanded, not
+ * when the tip reached the glass). Tests read it to check what the machine did, e.g. that motion
+ * programs from different callers never interleaved.
+ */
+export type GantryLogEntry =
+  | { kind: "move"; startMs: number; endMs: number; from: BedPoint; to: BedPoint }
+  | { kind: "stylus"; atMs: number; down: boolean };
 
 interface Segment {
   from: BedPoint;
@@ -56,6 +68,7 @@ export class SimGantry {
   private lastSampleMs = 0;
   private lastSample: { xMm: number; yMm: number } | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private readonly log: GantryLogEntry[] = [];
 
   constructor(private readonly options: SimGantryOptions) {
     this.rest = { ...options.initialPosition };
@@ -75,6 +88,13 @@ export class SimGantry {
 
   now(): number {
     return this.options.clock.now();
+  }
+
+  /** The gantry's record (bounded, oldest first, copies): moves in queue order, solenoid changes. */
+  motionLog(sinceMs = Number.NEGATIVE_INFINITY): GantryLogEntry[] {
+    return this.log
+      .filter((e) => (e.kind === "move" ? e.endMs : e.atMs) >= sinceMs)
+      .map((e) => (e.kind === "move" ? { ...e, from: { ...e.from }, to: { ...e.to } } : { ...e }));
   }
 
   /** When all queued motion ends (≤ now when idle). */
@@ -118,6 +138,7 @@ export class SimGantry {
     else if (clamped.yMm !== to.yMm) this.options.onLimit?.("y");
     const curve = curveFor(Math.hypot(clamped.xMm - from.xMm, clamped.yMm - from.yMm));
     this.segments.push({ from, to: clamped, startMs: begin, curve });
+    this.record({ kind: "move", startMs: begin, endMs: begin + curve.durationMs, from, to: { ...clamped } });
     this.prune(now);
     return begin + curve.durationMs;
   }
@@ -128,6 +149,7 @@ export class SimGantry {
     if (down === this.energised) return;
     this.energised = down;
     if (down) this.energisedAtMs = atMs;
+    this.record({ kind: "stylus", atMs, down });
     const delay = down ? this.options.contactDelayMs : this.options.releaseDelayMs;
     this.contacts.push({ atMs: atMs + delay, down });
     this.contacts.sort((a, b) => a.atMs - b.atMs);
@@ -152,6 +174,7 @@ export class SimGantry {
     const here = this.positionAt(now);
     this.segments = [];
     this.rest = here;
+    this.cutLog(now, here);
     return here;
   }
 
@@ -224,6 +247,25 @@ export class SimGantry {
   private onGlass(g: { xMm: number; yMm: number }): boolean {
     const size = this.options.surface?.glassMm;
     return !!size && g.xMm >= 0 && g.yMm >= 0 && g.xMm <= size.width && g.yMm <= size.height;
+  }
+
+  private record(entry: GantryLogEntry): void {
+    this.log.push(entry);
+    const limit = this.options.motionLogLimit ?? 4096;
+    if (this.log.length > limit) this.log.splice(0, this.log.length - limit);
+  }
+
+  /** A cut at `now`: moves not yet begun never happen, the one under way ends at `here`. */
+  private cutLog(now: number, here: BedPoint): void {
+    for (let i = this.log.length - 1; i >= 0; i--) {
+      const e = this.log[i];
+      if (e?.kind !== "move" || e.endMs <= now) continue;
+      if (e.startMs >= now) this.log.splice(i, 1);
+      else {
+        e.endMs = now;
+        e.to = { ...here };
+      }
+    }
   }
 
   /** Drop segments that ended before `now`, keeping the position they left the carriage at. */

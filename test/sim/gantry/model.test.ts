@@ -154,4 +154,25 @@ describe("simulated gantry", () => {
     expect(r.gantry.positionAt()).toEqual(here);
     expect(r.gantry.stylusEnergised).toBe(false);
   });
+
+  it("keeps a bounded record of moves and solenoid changes; a halt shortens the move under way", () => {
+    const r = rig();
+    const t0 = r.clock.now();
+    r.tapAt({ xMm: 100, yMm: 100 });
+    const log = r.gantry.motionLog(t0);
+    expect(log.map((e) => e.kind)).toEqual(["move", "stylus", "stylus"]);
+    const [move, down, up] = log;
+    expect(move).toMatchObject({ kind: "move", startMs: t0, to: { xMm: 100, yMm: 100 } });
+    if (move?.kind !== "move") throw new Error("not a move");
+    expect(down).toEqual({ kind: "stylus", atMs: move.endMs, down: true });
+    expect(up).toEqual({ kind: "stylus", atMs: move.endMs + 80, down: false });
+    r.gantry.move({ xMm: 10, yMm: 100 }, r.fast);
+    r.gantry.move({ xMm: 10, yMm: 10 }, r.fast); // never begins
+    r.advance(50);
+    const here = r.gantry.halt();
+    const after = r.gantry.motionLog(r.clock.now() - 60).filter((e) => e.kind === "move");
+    expect(after).toEqual([expect.objectContaining({ endMs: r.clock.now(), to: here })]);
+    for (let i = 0; i < 5000; i++) r.gantry.setStylus(i % 2 === 0, r.clock.now());
+    expect(r.gantry.motionLog()).toHaveLength(4096);
+  });
 });
