@@ -1,4 +1,4 @@
-// Lets @modelcontextprotocol/conformance 0.1.16 start on Node 20: its bundle imports `globSync` from
+// Lets @modelcontextprotocol/conformance (0.1.16 … 0.2.0-alpha.12) start on Node 20: its bundle imports `globSync` from
 // "fs" (Node ≥ 22) for the `tier-check` command only. On older Nodes this resolve hook hands the
 // conformance package an "fs" that adds a `globSync` which throws if ever called; server mode never
 // calls it. Use: node --import ./node20-loader.mjs node_modules/@modelcontextprotocol/conformance/dist/index.js …
