@@ -82,6 +82,13 @@ export function evalScenarios(count: number, seed = 1): EvalScenario[] {
 function drive(name: string, phone: SimPhone, finger: Finger, clock: ManualClock, r: Random): void {
   const g = phone.geometry.glassMm;
   const tap = (id: string): void => finger.tapId(id);
+  /** A slow drag up the middle of the screen, between two fractions of its height. */
+  const scrollUp = (fromY: number, toY: number): void =>
+    finger.swipe(
+      { x: g.width / 2, y: g.height * fromY },
+      { x: g.width / 2, y: g.height * toY },
+      { durationMs: 500 },
+    );
   if (name === "lock") return;
   if (name === "keypad") {
     finger.homeSwipe();
@@ -115,22 +122,12 @@ function drive(name: string, phone: SimPhone, finger: Finger, clock: ManualClock
     case "settings":
     case "settings-scrolled":
       tap("home.icon.settings");
-      if (name === "settings-scrolled")
-        finger.swipe(
-          { x: g.width / 2, y: g.height * 0.75 },
-          { x: g.width / 2, y: g.height * 0.4 },
-          { durationMs: 500 },
-        );
+      if (name === "settings-scrolled") scrollUp(0.75, 0.4);
       return;
     case "weather":
     case "weather-scrolled":
       tap("home.icon.weather");
-      if (name === "weather-scrolled")
-        finger.swipe(
-          { x: g.width / 2, y: g.height * 0.8 },
-          { x: g.width / 2, y: g.height * 0.45 },
-          { durationMs: 500 },
-        );
+      if (name === "weather-scrolled") scrollUp(0.8, 0.45);
       return;
     case "home-banner":
       clock.set(BANNER_AT_MS + 1500);
