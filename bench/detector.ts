@@ -1,7 +1,6 @@
 import { cpus } from "node:os";
 import { performance } from "node:perf_hooks";
 import { FontBook } from "../src/sim/render/text.js";
-import type { RawImage } from "../src/sim/types.js";
 import {
   addCounts,
   type ClassCounts,
@@ -11,6 +10,7 @@ import {
 import { OnnxDetector } from "../src/vision/detector/onnx-detector.js";
 import { toInputTensor } from "../src/vision/detector/preprocess.js";
 import { scaledGeometry, syntheticScreen } from "../src/vision/detector/synth/dataset.js";
+import { toRgb } from "../src/vision/rectify.js";
 import type { RgbImage } from "../src/vision/types.js";
 
 /**
@@ -22,17 +22,6 @@ import type { RgbImage } from "../src/vision/types.js";
 
 const SEED = 424_242; // training uses seed 1
 const screens = Math.max(10, Number(process.env.DETECTOR_BENCH_SCREENS ?? 50));
-
-function rgb(img: RawImage): RgbImage {
-  if (img.channels === 3) return { width: img.width, height: img.height, data: img.data };
-  const data = Buffer.alloc(img.width * img.height * 3);
-  for (let i = 0, j = 0; i < img.data.length; i += 4, j += 3) {
-    data[j] = img.data[i] ?? 0;
-    data[j + 1] = img.data[i + 1] ?? 0;
-    data[j + 2] = img.data[i + 2] ?? 0;
-  }
-  return { width: img.width, height: img.height, data };
-}
 
 function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
@@ -49,7 +38,7 @@ async function detectorBench(): Promise<void> {
   let first: RgbImage | null = null;
   for (let i = 0; i < screens; i++) {
     const s = await syntheticScreen(SEED, i, fonts, geometry);
-    const image = rgb(s.image);
+    const image = toRgb(s.image);
     first ??= image;
     const truth = s.boxes.map((b) => ({
       cls: b.cls,

@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import { type Mat3, mat3Mul } from "../geometry/homography.js";
+import type { RawImage } from "../sim/types.js";
 import { PiclawError } from "../util/errors.js";
 import type { RgbImage } from "./types.js";
 
@@ -8,6 +9,18 @@ import type { RgbImage } from "./types.js";
  * screen→camera homography, so every box the agent sees is in true screen fractions however the phone
  * lies under the camera (a rotated or tilted phone would skew an axis-aligned crop).
  */
+
+/** Interleaved RGB from a 3- or 4-channel raw image (alpha dropped). */
+export function toRgb(img: RawImage): RgbImage {
+  if (img.channels === 3) return { width: img.width, height: img.height, data: img.data };
+  const data = Buffer.alloc(img.width * img.height * 3);
+  for (let i = 0, j = 0; j < data.length; i += 4, j += 3) {
+    data[j] = img.data[i] ?? 0;
+    data[j + 1] = img.data[i + 1] ?? 0;
+    data[j + 2] = img.data[i + 2] ?? 0;
+  }
+  return { width: img.width, height: img.height, data };
+}
 
 /** Decode a JPEG/PNG into raw RGB. */
 export async function decodeRgb(image: Buffer): Promise<RgbImage> {

@@ -1,8 +1,9 @@
 import { Finger } from "../../sim/phone/finger.js";
 import { SimPhone } from "../../sim/phone/index.js";
 import type { FontBook } from "../../sim/render/text.js";
-import type { RawImage, ScreenElement } from "../../sim/types.js";
+import type { ScreenElement } from "../../sim/types.js";
 import { ManualClock } from "../../util/clock.js";
+import { toRgb } from "../rectify.js";
 import type { RgbImage } from "../types.js";
 
 /**
@@ -39,18 +40,6 @@ export interface OcrScreen {
 const PASSCODE = "2580";
 /** Saturday 14 March 2026, 09:41 UTC: a fixed date so dates and clocks render the same every run. */
 const START_MS = Date.UTC(2026, 2, 14, 9, 41);
-
-/** Interleaved RGB from a 3- or 4-channel raw image (alpha dropped). */
-export function toRgb(img: RawImage): RgbImage {
-  if (img.channels === 3) return { width: img.width, height: img.height, data: img.data };
-  const data = Buffer.alloc(img.width * img.height * 3);
-  for (let i = 0, j = 0; j < data.length; i += 4, j += 3) {
-    data[j] = img.data[i] ?? 0;
-    data[j + 1] = img.data[i + 1] ?? 0;
-    data[j + 2] = img.data[i + 2] ?? 0;
-  }
-  return { width: img.width, height: img.height, data };
-}
 
 /**
  * Text elements with a non-empty label whose visible box is at least `minHeight` of the screen tall:

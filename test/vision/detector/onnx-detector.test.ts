@@ -4,26 +4,14 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SimPhone } from "../../../src/sim/phone/index.js";
 import { FontBook } from "../../../src/sim/render/text.js";
-import type { RawImage } from "../../../src/sim/types.js";
 import { ManualClock } from "../../../src/util/clock.js";
 import { PiclawError } from "../../../src/util/errors.js";
 import { detectorConfigSchema } from "../../../src/vision/detector/config.js";
 import { countMatches, precisionRecall } from "../../../src/vision/detector/evaluate.js";
 import { OnnxDetector } from "../../../src/vision/detector/onnx-detector.js";
-import type { RgbImage } from "../../../src/vision/types.js";
+import { toRgb } from "../../../src/vision/rectify.js";
 
 const fonts = new FontBook();
-
-function rgb(img: RawImage): RgbImage {
-  if (img.channels === 3) return { width: img.width, height: img.height, data: img.data };
-  const data = Buffer.alloc(img.width * img.height * 3);
-  for (let i = 0, j = 0; i < img.data.length; i += 4, j += 3) {
-    data[j] = img.data[i] ?? 0;
-    data[j + 1] = img.data[i + 1] ?? 0;
-    data[j + 2] = img.data[i + 2] ?? 0;
-  }
-  return { width: img.width, height: img.height, data };
-}
 
 /** A phone unlocked to its home screen by touches (as the rig would), and a way to tap elements. */
 function homePhone(locale: "en" | "zh"): { phone: SimPhone; tapId: (id: string) => void } {
@@ -102,7 +90,7 @@ describe("the committed PiClaw detector on freshly rendered sim screens", () => 
         .elements.filter((e) => e.id.startsWith("home.icon."))
         .map((e) => ({ cls: "icon", box: e.box }));
       expect(truth).toHaveLength(20);
-      const found = await det.detect(rgb(await phone.renderScreen()));
+      const found = await det.detect(toRgb(await phone.renderScreen()));
       for (const o of found) {
         expect(o.box[0]).toBeGreaterThanOrEqual(0);
         expect(o.box[2]).toBeLessThanOrEqual(1);
@@ -121,7 +109,7 @@ describe("the committed PiClaw detector on freshly rendered sim screens", () => 
     tapId("home.icon.settings");
     expect(phone.truth().app).toBe("settings");
     const truth = phone.truth().elements.map((e) => ({ cls: e.kind, box: e.box }));
-    const found = await det.detect(rgb(await phone.renderScreen()));
+    const found = await det.detect(toRgb(await phone.renderScreen()));
     const counts = countMatches(found, truth, 0.5, 844 / 390);
     // Measured: controls 13/13 found with 14 boxes; text 4/5.
     const controls = precisionRecall(counts.get("control") ?? { tp: 0, detected: 0, truth: 1 });
