@@ -36,8 +36,7 @@ export async function annotateScreen(
     parts.push(
       `<rect x="${l.toFixed(1)}" y="${t.toFixed(1)}" width="${(r - l).toFixed(1)}" height="${(b - t).toFixed(1)}" fill="none" stroke="${color}" stroke-width="${stroke}"/>`,
     );
-    const label = fonts.shape(String(e.id), 0, 0, { size, weight: "semibold", fill: "#fff" });
-    const tagW = label.width + size * 0.4;
+    const tagW = fonts.measure(String(e.id), size, "semibold") + size * 0.4;
     const tagH = size * 1.05;
     // The tag sits above the box when there is room, else inside its top-left corner.
     const tx = Math.min(Math.max(l, 0), w - tagW);
