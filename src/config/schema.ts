@@ -1,12 +1,18 @@
 import { z } from "zod";
+import { agentConfigSchema } from "../agent/config.js";
 import { bridgeConfigSchema } from "../bridge/config.js";
 import { calibrationConfigSchema } from "../calibration/config.js";
 import { cameraConfigSchema } from "../camera/options.js";
+import { jobsConfigSchema } from "../jobs/config.js";
 import { mcpConfigSchema } from "../mcp/config.js";
+import { memoryConfigSchema } from "../memory/config.js";
 import { phoneOwnerConfigSchema } from "../rig/owner.js";
+import { runtimeConfigSchema } from "../runtime/config.js";
+import { serviceConfigSchema } from "../service/config.js";
 import { phoneConfigSchema, toolsConfigSchema } from "../tools/config.js";
 import { detectorConfigSchema } from "../vision/detector/config.js";
 import { ocrConfigSchema } from "../vision/ocr/config.js";
+import { dashboardConfigSchema } from "../web/config.js";
 
 /**
  * The one PiClaw configuration file (YAML). Every key has a default here and a description that
@@ -208,6 +214,12 @@ export const configSchema = z.strictObject({
   bridge: bridgeConfigSchema.prefault({}),
   phone: phoneConfigSchema.prefault({}),
   tools: toolsConfigSchema.prefault({}),
+  agent: agentConfigSchema.prefault({}),
+  jobs: jobsConfigSchema.prefault({}),
+  runtime: runtimeConfigSchema.prefault({}),
+  memory: memoryConfigSchema.prefault({}),
+  service: serviceConfigSchema.prefault({}),
+  dashboard: dashboardConfigSchema.prefault({}),
   sim: simSchema.prefault({}),
 });
 
