@@ -4,7 +4,7 @@ import { iou } from "../listing.js";
 import type { ScreenView } from "../pipeline.js";
 import type { TextLine } from "../types.js";
 import type { EvalCapture } from "./scenarios.js";
-import { matchTextLines } from "./text-match.js";
+import { matchTextLines, normalizeText } from "./text-match.js";
 
 /**
  * Scores a listing against the simulated phone's ground truth. An element counts as found when the
@@ -29,6 +29,9 @@ export interface ScreenScore {
   extraIcons: number;
   ms: number;
   missed: string[];
+  /** Multi-word labels read with every character right, and how many of them had the spaces right too. */
+  multiWord: number;
+  spacedRight: number;
 }
 
 export const MIN_IOU = 0.5;
@@ -48,10 +51,17 @@ export function scoreScreen(
   let textFound = 0;
   let edits = 0;
   let chars = 0;
+  let multiWord = 0;
+  let spacedRight = 0;
   for (const m of text.matches) {
     const n = Array.from(m.truth.label.normalize("NFKC").replace(/\s+/g, "")).length;
     chars += n;
     edits += Math.round(m.cer * n);
+    const spaced = normalizeText(m.truth.label, { keepSpaces: true });
+    if (m.cer === 0 && m.lines.length === 1 && spaced.includes(" ")) {
+      multiWord++;
+      if (normalizeText(m.text, { keepSpaces: true }) === spaced) spacedRight++;
+    }
     if (m.iou >= MIN_IOU) textFound++;
     else missed.push(`text ${m.truth.id} "${m.truth.label}" (got "${m.text}", IoU ${m.iou.toFixed(2)})`);
   }
@@ -81,6 +91,8 @@ export function scoreScreen(
     extraIcons: icons.filter((e) => !usedIcons.has(e) && !anyTruth(e)).length,
     ms: view.timings.total,
     missed,
+    multiWord,
+    spacedRight,
   };
 }
 
@@ -104,6 +116,8 @@ export interface ScoreTotals {
   textRecall: number;
   iconRecall: number;
   cer: number;
+  /** Share of correctly read multi-word labels whose word spaces are right too (1 when there are none). */
+  spacing: number;
   medianMs: number;
 }
 
@@ -122,6 +136,7 @@ export function totals(scores: readonly ScreenScore[]): ScoreTotals {
     textRecall: textT ? textF / textT : 1,
     iconRecall: iconT ? iconF / iconT : 1,
     cer: sum((s) => s.chars) ? sum((s) => s.edits) / sum((s) => s.chars) : 0,
+    spacing: sum((s) => s.multiWord) ? sum((s) => s.spacedRight) / sum((s) => s.multiWord) : 1,
     medianMs: ms[Math.floor(ms.length / 2)] ?? 0,
   };
 }
@@ -136,11 +151,11 @@ export function scoreTable(scores: readonly ScreenScore[]): string {
   const rows = groups.map(([label, group]) => {
     const t = totals(group);
     const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
-    return `| ${label} | ${t.screens} | ${t.found}/${t.truths} | ${pct(t.recall)} | ${pct(t.textRecall)} | ${pct(t.iconRecall)} | ${pct(t.cer)} | ${t.medianMs.toFixed(0)} |`;
+    return `| ${label} | ${t.screens} | ${t.found}/${t.truths} | ${pct(t.recall)} | ${pct(t.textRecall)} | ${pct(t.iconRecall)} | ${pct(t.cer)} | ${pct(t.spacing)} | ${t.medianMs.toFixed(0)} |`;
   });
   return [
-    "| group | screens | found | recall | text recall | icon recall | CER | median ms |",
-    "|---|---|---|---|---|---|---|---|",
+    "| group | screens | found | recall | text recall | icon recall | CER | spacing | median ms |",
+    "|---|---|---|---|---|---|---|---|---|",
     ...rows,
   ].join("\n");
 }

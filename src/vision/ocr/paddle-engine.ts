@@ -11,6 +11,7 @@ import {
   planBatches,
   REC_HEIGHT,
   recognitionWidth,
+  restoreSpaces,
   writeCrop,
 } from "./recognize.js";
 
@@ -139,7 +140,12 @@ export class PaddleOcrEngine implements OcrEngine {
       batch.indices.forEach((boxIndex, k) => {
         const decoded = ctcDecode(data, k * steps * classes, steps, classes, this.parts.dictionary);
         const cropWidth = widths[boxIndex] ?? batch.width;
-        results[boxIndex] = finishText(decoded, cropWidth, batch.width, this.options.stripChevrons);
+        results[boxIndex] = finishText(
+          restoreSpaces(decoded),
+          cropWidth,
+          batch.width,
+          this.options.stripChevrons,
+        );
       });
     }
     return results;

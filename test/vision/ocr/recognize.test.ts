@@ -6,6 +6,7 @@ import {
   planBatches,
   REC_HEIGHT,
   recognitionWidth,
+  restoreSpaces,
   writeCrop,
 } from "../../../src/vision/ocr/recognize.js";
 
@@ -36,10 +37,61 @@ describe("ctcDecode", () => {
   });
 });
 
+describe("word spaces", () => {
+  /** `classes[t]` wins at step t; the space class (4) also scores `space[t]` there. */
+  function withSpace(classes: number[], space: number[]): Float32Array {
+    const out = scores(classes);
+    space.forEach((p, t) => {
+      out[t * 5 + 4] = p;
+    });
+    return out;
+  }
+  const read = (probs: Float32Array, steps: number) => {
+    const r = restoreSpaces(ctcDecode(probs, 0, steps, 5, DICT));
+    return r.chars.join("");
+  };
+
+  it("records the space class's best score between characters and restores a dropped space", () => {
+    const probs = withSpace([1, 0, 0, 2], [0, 0.01, 0.3, 0]);
+    const decoded = ctcDecode(probs, 0, 4, 5, DICT);
+    expect(decoded.spaceBefore).toEqual([0, expect.closeTo(0.3)]);
+    expect(read(probs, 4)).toBe("a b");
+  });
+
+  it("leaves a gap alone when the space class barely moved, and never doubles an emitted space", () => {
+    expect(read(withSpace([1, 0, 2], [0, 0.004, 0]), 3)).toBe("ab");
+    expect(read(withSpace([1, 4, 0, 2], [0, 0.9, 0.5, 0]), 4)).toBe("a b");
+  });
+});
+
+describe("spaces after commas", () => {
+  const line = (chars: string[]) =>
+    restoreSpaces({
+      chars,
+      scores: chars.map(() => 0.9),
+      steps: chars.map((_, i) => i),
+      length: chars.length,
+      spaceBefore: chars.map(() => 0),
+    }).chars.join("");
+
+  it("adds one after an ASCII comma in text but not inside a number or after a full-width comma", () => {
+    expect(line([..."Today,-5HRS"])).toBe("Today, -5HRS");
+    expect(line([..."1,000"])).toBe("1,000");
+    expect(line([..."今天，好"])).toBe("今天，好");
+    expect(line([..."a, b"])).toBe("a, b");
+  });
+});
+
 describe("finishText", () => {
   it("strips a trailing chevron and moves the right edge between the text and the chevron", () => {
     // "ab >" at steps 0, 2, 5, 8 of 10; crop 40 columns wide in a 40-column tensor (4 columns/step).
-    const r = { chars: ["a", "b", " ", ">"], scores: [0.9, 0.8, 0.9, 0.6], steps: [0, 2, 5, 8], length: 10 };
+    const r = {
+      chars: ["a", "b", " ", ">"],
+      scores: [0.9, 0.8, 0.9, 0.6],
+      steps: [0, 2, 5, 8],
+      length: 10,
+      spaceBefore: [0, 0, 0, 0],
+    };
     const f = finishText(r, 40, 40, true);
     expect(f.text).toBe("ab");
     expect(f.conf).toBeCloseTo(0.85);
@@ -48,9 +100,16 @@ describe("finishText", () => {
   });
 
   it("keeps a lone chevron (it may be the whole label) and trims spaces", () => {
-    expect(finishText({ chars: [">"], scores: [0.9], steps: [1], length: 4 }, 16, 16, true).text).toBe(">");
     expect(
-      finishText({ chars: [" ", "a", " "], scores: [1, 1, 1], steps: [0, 1, 2], length: 4 }, 16, 16, true),
+      finishText({ chars: [">"], scores: [0.9], steps: [1], length: 4, spaceBefore: [0] }, 16, 16, true).text,
+    ).toBe(">");
+    expect(
+      finishText(
+        { chars: [" ", "a", " "], scores: [1, 1, 1], steps: [0, 1, 2], length: 4, spaceBefore: [0, 0, 0] },
+        16,
+        16,
+        true,
+      ),
     ).toEqual({
       text: "a",
       conf: 1,
