@@ -1,0 +1,48 @@
+import { PiclawError } from "../util/errors.js";
+
+/** A moment as read on a wall clock in one time zone. */
+export interface ZoneTime {
+  /** `YYYY-MM-DD` */
+  date: string;
+  /** `HH:MM` (24 h) */
+  time: string;
+}
+
+/**
+ * Wall-clock date and time of `ms` in `timeZone` (IANA name; undefined = this machine's zone). The
+ * daily log is named by this date, so a log written at 00:30 in Tokyo lands in Tokyo's new day even
+ * when UTC is still on the previous one.
+ */
+export function zoneTime(ms: number, timeZone: string | undefined): ZoneTime {
+  let parts: Intl.DateTimeFormatPart[];
+  try {
+    parts = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    }).formatToParts(new Date(ms));
+  } catch (err) {
+    throw new PiclawError(
+      "MEMORY_TIME_ZONE",
+      `unknown time zone ${JSON.stringify(timeZone)}`,
+      { timeZone },
+      {
+        cause: err,
+      },
+    );
+  }
+  const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "00";
+  return { date: `${get("year")}-${get("month")}-${get("day")}`, time: `${get("hour")}:${get("minute")}` };
+}
+
+/** True for a real calendar date written `YYYY-MM-DD`. */
+export function isIsoDate(date: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.toISOString().slice(0, 10) === date;
+}
