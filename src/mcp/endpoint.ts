@@ -180,7 +180,8 @@ export function allowedHostnames(
   return [...names];
 }
 
-function machineNames(): string[] {
+/** This machine's host name (also `<name>.local`) and interface addresses. */
+export function machineNames(): string[] {
   const name = hostname();
   const out = [name, `${name}.local`];
   for (const list of Object.values(networkInterfaces())) {

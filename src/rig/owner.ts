@@ -101,6 +101,12 @@ export interface PhoneLease {
   release(): void;
 }
 
+/** A read-only picture of the arm's sharing: who holds it and who waits, in serving order. */
+export interface OwnerStatus {
+  holder: { label: string; priority: string; grantedAt: number } | null;
+  waiting: Array<{ label: string; priority: string; waitedMs: number }>;
+}
+
 interface Waiter {
   seq: number;
   request: AcquireRequest;
@@ -113,7 +119,7 @@ interface Waiter {
 }
 
 export class PhoneOwner {
-  private holder: { label: string; seq: number } | null = null;
+  private holder: { label: string; seq: number; priority: string; grantedAt: number } | null = null;
   private readonly waiting: Waiter[] = [];
   private nextSeq = 1;
 
@@ -130,6 +136,20 @@ export class PhoneOwner {
 
   get queueLength(): number {
     return this.waiting.length;
+  }
+
+  /** The holder and the waiters in the order they would be served now (aging included). */
+  status(): OwnerStatus {
+    const now = this.clock.now();
+    const h = this.holder;
+    return {
+      holder: h ? { label: h.label, priority: h.priority, grantedAt: h.grantedAt } : null,
+      waiting: this.ordered().map((w) => ({
+        label: w.request.label,
+        priority: w.request.priority,
+        waitedMs: now - w.enqueuedAt,
+      })),
+    };
   }
 
   /**
@@ -243,7 +263,7 @@ export class PhoneOwner {
     if (!next) return;
     this.remove(next);
     const grantedAt = this.clock.now();
-    const holder = { label: next.request.label, seq: next.seq };
+    const holder = { label: next.request.label, seq: next.seq, priority: next.request.priority, grantedAt };
     this.holder = holder;
     let released = false;
     next.resolve({

@@ -10,9 +10,13 @@ import { PhoneOwner } from "../rig/owner.js";
 import { SimControlServer } from "../sim/control.js";
 import type { SimRig } from "../sim/rig.js";
 import type { Clock } from "../util/clock.js";
+import { createDaemonDashboard } from "../web/daemon-sources.js";
+import type { Dashboard } from "../web/dashboard.js";
 import { HttpService, json } from "./http.js";
+import { type Notifier, SystemdNotifier } from "./notify.js";
 import { PhoneToolStack } from "./phone-stack.js";
 import { SimRigStack } from "./rig-stack.js";
+import { Watchdog, watchdogPingIntervalMs } from "./watchdog.js";
 
 /**
  * The PiClaw daemon: owns the rig and the servers. `start()` brings parts up in order and `stop()`
@@ -23,6 +27,7 @@ export class Daemon {
   private http: HttpService | null = null;
   private control: SimControlServer | null = null;
   private mcp: McpEndpoint | null = null;
+  private dashboard: Dashboard | null = null;
   /** The phone-side bridge page (only when `bridge.enabled`). */
   bridge: PhoneBridge | null = null;
   private phone: PhoneToolStack | null = null;
@@ -40,7 +45,12 @@ export class Daemon {
     private readonly clock: Clock,
     /** Environment (the phone's passcode may come from PICLAW_PHONE_PASSCODE). */
     private readonly env: NodeJS.ProcessEnv = process.env,
+    /** Tells systemd READY/WATCHDOG/STOPPING; default: `systemd-notify` driven by `$NOTIFY_SOCKET`. */
+    private readonly notifierOverride?: Notifier,
   ) {}
+
+  private notifier: Notifier | null = null;
+  private watchdog: Watchdog | null = null;
 
   /** The simulated rig once started (tests look at its phone and gantry). */
   get simRig(): SimRig | null {
@@ -57,6 +67,14 @@ export class Daemon {
       rig: config.rig.backend,
     });
     this.log.addSecret(config.sim.phone.passcode);
+    // The watchdog runs from the first moment: loading models on a Pi takes a while, and a hang there
+    // should be restarted too (TimeoutStartSec= bounds the start as a whole).
+    const svcLog = this.log.child("service");
+    this.notifier =
+      this.notifierOverride ?? new SystemdNotifier({ config: config.service, env: this.env, log: svcLog });
+    const pingMs = config.service.watchdog ? watchdogPingIntervalMs(this.env, process.pid) : null;
+    this.watchdog = new Watchdog(this.notifier, pingMs, svcLog);
+    this.watchdog.start();
 
     // Relative paths in the config (the rig profile) are relative to the config file.
     const baseDir = this.loaded.path ? dirname(this.loaded.path) : process.cwd();
@@ -92,16 +110,32 @@ export class Daemon {
       env: this.env,
     });
     await this.phone.start();
+    const tokens = new TokenStore(tokenFilePath(mcpConfig, stateDir), this.clock);
     const mcp = createMcpEndpoint({
       config: mcpConfig,
       bindHost: config.server.host,
-      tokens: new TokenStore(tokenFilePath(mcpConfig, stateDir), this.clock),
+      tokens,
       tools: this.phone.tools,
       owner: this.owner,
       log: this.log.child("mcp"),
       clock: this.clock,
     });
     this.mcp = mcp;
+    const phone = this.phone;
+    if (config.dashboard.enabled) {
+      this.dashboard = createDaemonDashboard({
+        config,
+        stateDir,
+        motion: stack.motion,
+        travelMm: rig.profile.travelMm,
+        owner: this.owner,
+        look: (signal) => phone.look(signal),
+        tokens,
+        clock: this.clock,
+        log: this.log.child("dashboard"),
+      });
+      await this.dashboard.start();
+    }
 
     this.http = new HttpService(
       {
@@ -119,7 +153,7 @@ export class Daemon {
         "/sim/truth.json": async () => json(rig.truth()),
       },
       this.log.child("http"),
-      { [MCP_PATH]: (req, res) => mcp.handle(req, res) },
+      { [MCP_PATH]: (req, res) => mcp.handle(req, res), ...this.dashboard?.routes() },
     );
     this.url = await this.http.start({ host: config.server.host, port: config.server.port });
     this.log.info("serving", {
@@ -127,20 +161,26 @@ export class Daemon {
       endpoints: ["/healthz", "/sim/screen.png", "/sim/frame.jpg", "/sim/truth.json", MCP_PATH],
     });
     this.log.info("mcp endpoint", { url: `${this.url}${MCP_PATH}`, ...mcp.describe() });
+    if (this.dashboard) this.log.info("dashboard", { url: `${this.url}/`, ...this.dashboard.describe() });
     if (config.bridge.enabled) {
       const bridgeLog = this.log.child("bridge");
       this.bridge = new PhoneBridge({ config: config.bridge, stateDir, log: bridgeLog, clock: this.clock });
       await this.bridge.start();
     }
     this.log.info("ready");
+    // READY=1 only now: the rig, the vision models and the MCP endpoint are up and answering.
+    await this.notifier?.notify({ READY: "1", STATUS: `serving ${this.url}${MCP_PATH}` });
   }
 
   async stop(): Promise<void> {
     this.log.info("stopping");
+    await this.notifier?.notify({ STOPPING: "1", STATUS: "stopping" });
     await this.bridge?.stop();
     this.bridge = null;
     await this.mcp?.close();
     this.mcp = null;
+    await this.dashboard?.stop();
+    this.dashboard = null;
     await this.http?.stop();
     this.http = null;
     await this.phone?.stop();
@@ -149,6 +189,10 @@ export class Daemon {
     this.control = null;
     await this.stack?.stop();
     this.stack = null;
+    this.watchdog?.stop();
+    this.watchdog = null;
+    await this.notifier?.close();
+    this.notifier = null;
     this.log.info("stopped");
   }
 }

@@ -27,6 +27,7 @@ import { errorMessage, PiclawError } from "../util/errors.js";
 import { projectRoot } from "../util/paths.js";
 import { seededRandom } from "../util/random.js";
 import { createVision, type VisionStack } from "../vision/create.js";
+import type { ScreenView } from "../vision/pipeline.js";
 
 export interface PhoneStackDeps {
   config: PiclawConfig;
@@ -65,6 +66,7 @@ export class PhoneToolStack {
   private camera: Camera | null = null;
   private vision: VisionStack | null = null;
   private calibrating: Promise<void> | null = null;
+  private session: RigSession | null = null;
   private readonly abort = new AbortController();
   /** The 12 tools, once started. */
   tools: AnyPhoneTool[] = [];
@@ -112,6 +114,7 @@ export class PhoneToolStack {
       log,
     });
     session.markRested();
+    this.session = session;
     const wake: WakeStep | null = sim
       ? {
           description: "pressed the side button, the simulated rig's stand-in for tap to wake",
@@ -138,6 +141,13 @@ export class PhoneToolStack {
       session.setUncalibrated(`not calibrated: ${problem}; run \`piclaw calibrate\``);
       log.warn("phone tools up without a calibration: run `piclaw calibrate`", { problem });
     }
+  }
+
+  /** The screen as the camera sees it now, read and annotated. Never takes the arm; waits for a calibration. */
+  look(signal?: AbortSignal): Promise<ScreenView> {
+    if (!this.session)
+      return Promise.reject(new PiclawError("TOOLS_NOT_STARTED", "the phone tools are not started"));
+    return this.session.look(signal);
   }
 
   /** Stop a running calibration, the camera process and the model sessions. */

@@ -1,0 +1,207 @@
+import sharp from "sharp";
+import { afterEach, describe, expect, it } from "vitest";
+import type { DashboardStatus } from "../../src/web/status.js";
+import { action, type FakeDashboard, raw, startFakeDashboard } from "./helpers.js";
+
+/**
+ * The dashboard over a real HttpService with fake sources: what it serves, how actions reach the arm
+ * (through the owner), and the access rules on and off loopback. The browser test drives the page.
+ */
+
+let started: FakeDashboard | null = null;
+afterEach(async () => {
+  await started?.stop();
+  started = null;
+});
+
+const status = async (url: string, headers: Record<string, string> = {}): Promise<DashboardStatus> => {
+  const reply = await raw(url, "/dashboard/status.json", { headers });
+  expect(reply.status).toBe(200);
+  return JSON.parse(reply.text) as DashboardStatus;
+};
+
+describe("dashboard on a loopback bind", () => {
+  it("serves the page, its status and a view on peek, without taking the arm", async () => {
+    started = await startFakeDashboard();
+    const { url } = started;
+    const page = await raw(url, "/");
+    expect(page.status).toBe(200);
+    expect(page.headers["content-type"]).toContain("text/html");
+    expect(page.headers["content-security-policy"]).toContain("script-src 'self'");
+    expect(page.text).toContain('<img id="frame"');
+    expect((await raw(url, "/dashboard/app.js")).text).toContain("/dashboard/status.json");
+
+    const before = await status(url);
+    expect(before.frame).toBeNull();
+    expect(before.arm).toMatchObject({ state: "idle", position: { xMm: 120, yMm: 80 }, estopLatched: false });
+    expect(before.owner).toEqual({ holder: null, waiting: [] });
+    expect(before.calibration).toEqual({ present: false, error: null });
+    expect((await raw(url, "/dashboard/frame.jpg")).status).toBe(404);
+
+    // Peek while someone else holds the arm: a view does not wait for it.
+    const lease = await started.owner.acquire({ priority: "remote", label: "mcp:laptop" });
+    const peek = await action(url, "/dashboard/peek");
+    expect(peek.status).toBe(200);
+    expect(JSON.parse(peek.text)).toMatchObject({ ok: true, frame: { id: 1 } });
+    lease.release();
+    const frame = await raw(url, "/dashboard/frame.jpg");
+    expect(frame.headers["x-frame-id"]).toBe("1");
+    expect(await sharp(frame.body).metadata()).toMatchObject({ format: "jpeg", width: 60, height: 130 });
+    const after = await status(url);
+    expect(after.frame).toMatchObject({ id: 1, listing: expect.stringContaining('"Look 1"') });
+    expect(started.arm.calls).toEqual([]);
+  });
+
+  it("parks only under the owner's lease: a held arm makes Park wait in line, visibly", async () => {
+    started = await startFakeDashboard();
+    const { url, owner, arm } = started;
+    const lease = await owner.acquire({ priority: "remote", label: "mcp:laptop" });
+    const parking = action(url, "/dashboard/park");
+    await expect
+      .poll(async () => (await status(url)).owner.waiting.map((w) => w.label))
+      .toEqual(["dashboard:park"]);
+    const seen = await status(url);
+    expect(seen.owner.holder).toMatchObject({ label: "mcp:laptop", priority: "remote" });
+    expect(arm.calls).toEqual([]); // nothing moved while the gesture holds the arm
+    lease.release();
+    const reply = await parking;
+    expect(reply.status).toBe(200);
+    expect(arm.calls).toEqual([{ call: "park", heldBy: "dashboard:park" }]);
+    expect((await status(url)).owner).toEqual({ holder: null, waiting: [] });
+  });
+
+  it("latches an e-stop at once, and resets it (with a fresh reference) under a lease", async () => {
+    started = await startFakeDashboard();
+    const { url, owner, arm } = started;
+    const lease = await owner.acquire({ priority: "remote", label: "mcp:laptop" });
+    expect((await action(url, "/dashboard/estop")).status).toBe(200);
+    expect(arm.calls).toEqual([{ call: "estop", heldBy: "mcp:laptop" }]);
+    expect((await status(url)).arm.estopLatched).toBe(true);
+    const resetting = action(url, "/dashboard/estop-reset");
+    await expect.poll(async () => (await status(url)).owner.waiting.length).toBe(1);
+    lease.release();
+    expect((await resetting).status).toBe(200);
+    expect(arm.calls.slice(1)).toEqual([
+      { call: "resetEstop", heldBy: "dashboard:e-stop reset" },
+      { call: "reference", heldBy: "dashboard:e-stop reset" },
+    ]);
+  });
+
+  it("refuses actions without the page's header or from another origin, and GET on actions", async () => {
+    started = await startFakeDashboard();
+    const { url, arm } = started;
+    expect((await raw(url, "/dashboard/park", { method: "POST" })).status).toBe(403);
+    expect((await action(url, "/dashboard/park", { origin: "http://evil.example.com" })).status).toBe(403);
+    // A page on another port of this machine is another origin too.
+    expect((await action(url, "/dashboard/park", { origin: "http://127.0.0.1:1" })).status).toBe(403);
+    expect((await raw(url, "/dashboard/park")).status).toBe(405);
+    expect((await raw(url, "/", { headers: { host: "evil.example.com" } })).status).toBe(403);
+    expect(arm.calls).toEqual([]);
+  });
+
+  it("reports a failed look and keeps the last good view", async () => {
+    started = await startFakeDashboard();
+    const { url, arm } = started;
+    await action(url, "/dashboard/peek");
+    arm.estopLatched = true; // the fake's look fails meanwhile
+    const failed = await action(url, "/dashboard/peek");
+    expect(failed.status).toBe(409);
+    expect(JSON.parse(failed.text).error.message).toContain("the camera is gone");
+    const s = await status(url);
+    expect(s.frame?.id).toBe(1);
+    expect(s.frameError).toContain("the camera is gone");
+  });
+
+  it("lists jobs with next fire times and sessions with notes and images", async () => {
+    started = await startFakeDashboard({
+      jobs: [
+        {
+          id: "water-plants",
+          description: "Remind me to water the plants",
+          type: "periodic",
+          schedule: "0 9 * * *",
+          status: "pending",
+          context: "",
+          createTime: "2026-11-01T08:00:00.000Z",
+          nextFireTime: "2026-11-24T09:00:00.000Z",
+          lastFireTime: null,
+          executionTime: null,
+          executionResult: null,
+        },
+      ],
+      sessions: [
+        {
+          id: "s-2",
+          startedAt: "2026-11-23T17:00:00.000Z",
+          endedAt: "2026-11-23T17:02:00.000Z",
+          status: "DONE",
+          recap: "Sent the message",
+          notes: ["open Messages", "type the text"],
+          images: ["turn-1.jpg"],
+        },
+      ],
+    });
+    const { url } = started;
+    const s = await status(url);
+    expect(s.jobs.items[0]).toMatchObject({ id: "water-plants", nextFireTime: "2026-11-24T09:00:00.000Z" });
+    expect(s.sessions.items[0]).toMatchObject({ id: "s-2", notes: ["open Messages", "type the text"] });
+    const imageUrl = s.sessions.items[0]?.imageUrls[0] ?? "";
+    const image = await raw(url, imageUrl);
+    expect(image.status).toBe(200);
+    expect(image.headers["content-type"]).toBe("image/jpeg");
+  });
+});
+
+describe("dashboard off loopback", () => {
+  it("needs a token: 401 (login form) without one; a login sets an HttpOnly cookie that works until revoked", async () => {
+    started = await startFakeDashboard({ bindHost: "0.0.0.0" });
+    const { url, tokens } = started;
+    const { info, token } = tokens.create("browser");
+
+    const page = await raw(url, "/");
+    expect(page.status).toBe(401);
+    expect(page.text).toContain('action="/dashboard/login"');
+    expect((await raw(url, "/dashboard/status.json")).status).toBe(401);
+    expect((await raw(url, "/dashboard/frame.jpg")).status).toBe(401);
+    expect((await action(url, "/dashboard/park")).status).toBe(401);
+    expect((await raw(url, "/dashboard/style.css")).status).toBe(200); // the login form's style
+
+    // Scripts may send the token as a bearer header.
+    expect(
+      (await raw(url, "/dashboard/status.json", { headers: { authorization: `Bearer ${token}` } })).status,
+    ).toBe(200);
+
+    const form = (t: string, origin = url) =>
+      raw(url, "/dashboard/login", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin },
+        body: new URLSearchParams({ token: t }).toString(),
+      });
+    const wrong = await form(`${token.slice(0, -4)}AAAA`);
+    expect(wrong.status).toBe(401);
+    expect(wrong.text).toContain("not accepted");
+    expect((await form(token, "http://evil.example.com")).status).toBe(401);
+
+    const ok = await form(token);
+    expect(ok.status).toBe(303);
+    const setCookie = String(ok.headers["set-cookie"]);
+    expect(setCookie).toMatch(
+      /^piclaw_dashboard=[A-Za-z0-9_-]+; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+$/,
+    );
+    const cookie = setCookie.split(";")[0] ?? "";
+    expect(cookie).not.toContain(token.split("_").at(-1));
+
+    expect((await raw(url, "/", { headers: { cookie } })).status).toBe(200);
+    const s = await status(url, { cookie });
+    expect(s).toMatchObject({ who: "browser", tokenRequired: true });
+    expect((await action(url, "/dashboard/park", { cookie })).status).toBe(200);
+    // The cookie alone is not enough for an action from another site.
+    expect((await action(url, "/dashboard/park", { cookie, origin: "http://evil.example.com" })).status).toBe(
+      403,
+    );
+
+    tokens.revoke(info.id);
+    expect((await raw(url, "/dashboard/status.json", { headers: { cookie } })).status).toBe(401);
+    expect(started.logLines.join("")).not.toContain(token.split("_").at(-1));
+  });
+});
