@@ -4,6 +4,7 @@ import { parseConfig } from "../src/config/load.js";
 import { Logger } from "../src/log/logger.js";
 import { SimRig } from "../src/sim/rig.js";
 import { ManualClock } from "../src/util/clock.js";
+import { contextBench } from "./agent-context.js";
 import { measuredTapCycles, motionBench } from "./motion.js";
 import { visionBench } from "./vision.js";
 import "./detector.js"; // prints the UI-element detector bench (time per frame, P/R) first
@@ -70,6 +71,7 @@ async function main(): Promise<void> {
   for (const line of await measuredTapCycles()) process.stdout.write(`  ${line}\n`);
   process.stdout.write("vision:\n");
   for (const line of await visionBench(50)) process.stdout.write(`${line}\n`);
+  for (const line of await contextBench(120, 5)) process.stdout.write(`${line}\n`);
 }
 
 await main();

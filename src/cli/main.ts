@@ -1,14 +1,17 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { stringify as toYaml } from "yaml";
+import { sessionsCommand } from "../agent/sessions-command.js";
 import { bridgeCommand } from "../bridge/command.js";
 import { calibrateCommand } from "../calibration/command.js";
 import { configReferenceMarkdown } from "../config/doc.js";
 import { type LoadedConfig, loadConfig } from "../config/load.js";
+import { JOBS_USAGE, jobsCommand } from "../jobs/command.js";
 import { processLogger, REDACTED } from "../log/logger.js";
 import { tokenFilePath } from "../mcp/config.js";
 import { tokenCommand } from "../mcp/token-command.js";
 import { Daemon } from "../service/daemon.js";
+import { doctorCommand } from "../service/doctor-command.js";
 import { SimRig } from "../sim/rig.js";
 import { systemClock } from "../util/clock.js";
 import { errorMessage, PiclawError } from "../util/errors.js";
@@ -31,9 +34,14 @@ commands:
       --label NAME          a name for it (default token-<id>)
   token list                list tokens (ids and labels, never the secrets)
   token revoke ID|LABEL     revoke a token
+  token show                print the token (and bridge pair code) the SD image made at first boot
   bridge pair               print a one-time code that pairs the phone's bridge page (10 min)
   bridge devices            list paired phones
   bridge revoke ID|all      unpair a phone (or every phone)
+  sessions list [N]         the N newest agent sessions (default 20): id, start, status, turns, recap
+  sessions show ID          one session: summary, notes and tool calls in order, image files
+${JOBS_USAGE}  doctor                    check camera, motion, calibration, models, state dir, disk, provider, clock
+                            (OK/WARN/FAIL with a fix per line; exit 1 on any FAIL)
   version                   print the version
 
 options:
@@ -55,6 +63,11 @@ export async function main(argv: string[]): Promise<number> {
       height: { type: "string" },
       check: { type: "boolean" },
       label: { type: "string" },
+      id: { type: "string" },
+      schedule: { type: "string" },
+      type: { type: "string" },
+      description: { type: "string" },
+      context: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -94,6 +107,29 @@ export async function main(argv: string[]): Promise<number> {
       return tokenCommand(sub, arg, values.label, {
         tokenFile,
         clock: systemClock,
+        write: (text) => process.stdout.write(text),
+      });
+    }
+    case "jobs": {
+      const loaded = load();
+      return jobsCommand(sub, arg, values, {
+        config: loaded.config.jobs,
+        stateDir: loaded.stateDir,
+        clock: systemClock,
+        log: processLogger("warn", "auto", process.env, process.stderr),
+        write: (text) => process.stdout.write(text),
+      });
+    }
+    case "sessions":
+      return sessionsCommand(sub, arg, {
+        stateDir: load().stateDir,
+        write: (text) => process.stdout.write(text),
+      });
+    case "doctor": {
+      const loaded = load();
+      return doctorCommand(loaded, {
+        clock: systemClock,
+        log: processLogger("error", "auto", process.env, process.stderr),
         write: (text) => process.stdout.write(text),
       });
     }
