@@ -137,7 +137,7 @@ const dayBudgetSchema = z
       .describe("Cost of all sessions of one day (USD, needs prices); null = no limit."),
   })
   .describe(
-    "Limits per calendar day (in `agent.timeZone`), persisted in the state directory; reaching one stops the running session and refuses new ones until the next day.",
+    "Limits per calendar day (in the top-level `timeZone`), persisted in the state directory; reaching one stops the running session and refuses new ones until the next day.",
   );
 
 const guardSchema = z
@@ -210,11 +210,6 @@ export const agentConfigSchema = z
       .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, "must be a short lower-case id")
       .default("follow-up")
       .describe("Id of the canonical follow-up job (reused across WAITs)."),
-    timeZone: z
-      .string()
-      .min(1)
-      .optional()
-      .describe("IANA time zone of the daily budget and the follow-up schedule; unset = the machine's zone."),
     budgets: z
       .strictObject({
         session: sessionBudgetSchema.prefault({}),

@@ -50,6 +50,8 @@ export interface AgentRunnerDeps {
   log: Logger;
   /** The state directory (the day's usage goes to `agent/usage.json` there). */
   stateDir: string;
+  /** The appliance's time zone (day budget, follow-up schedule). */
+  timeZone: string;
   /** A fresh conversation per attempt (the wake message already added). */
   windowFactory: WindowFactory;
   prompt: PromptBuilder;
@@ -83,7 +85,7 @@ export class AgentRunner implements SessionRunner {
     this.usage = new DayUsageStore(
       join(deps.stateDir, "agent", "usage.json"),
       deps.clock,
-      deps.config.timeZone,
+      deps.timeZone,
       deps.log,
     );
   }
@@ -219,7 +221,7 @@ export class AgentRunner implements SessionRunner {
         id: deps.config.followUpJobId,
         minutes: deps.config.followUpMinutes,
         nowMs: deps.clock.now(),
-        timeZone: deps.config.timeZone,
+        timeZone: deps.timeZone,
         recap: last.recap,
         wake,
         log,

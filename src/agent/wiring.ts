@@ -17,11 +17,6 @@ import { ContextWindow } from "./window.js";
  * window and prompt. Tests build `AgentRunner` directly with fakes where they need to.
  */
 
-/** The zone the agent lives in: `agent.timeZone`, else the machine's. */
-export function agentTimeZone(config: AgentConfig): string {
-  return config.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
-}
-
 /** A fresh ContextWindow with the wake message pinned first. */
 export function contextWindowFactory(policy: FoldPolicy): WindowFactory {
   return (system, wake) => {
@@ -88,6 +83,8 @@ export interface AgentWiring {
   clock: Clock;
   log: Logger;
   stateDir: string;
+  /** The appliance's time zone (`resolveTimeZone(config)`). */
+  timeZone: string;
   random: Random;
   sleep?: Sleep;
   events?: AgentEvents;
@@ -99,6 +96,6 @@ export function createAgentRunner(w: AgentWiring): AgentRunner {
   return new AgentRunner({
     ...w,
     windowFactory: contextWindowFactory(settings.fold),
-    prompt: defaultPromptBuilder(w.memory, w.skills, agentTimeZone(w.config)),
+    prompt: defaultPromptBuilder(w.memory, w.skills, w.timeZone),
   });
 }

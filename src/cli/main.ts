@@ -6,6 +6,7 @@ import { bridgeCommand } from "../bridge/command.js";
 import { calibrateCommand } from "../calibration/command.js";
 import { configReferenceMarkdown } from "../config/doc.js";
 import { type LoadedConfig, loadConfig } from "../config/load.js";
+import { resolveTimeZone } from "../config/time-zone.js";
 import { JOBS_USAGE, jobsCommand } from "../jobs/command.js";
 import { processLogger, REDACTED } from "../log/logger.js";
 import { tokenFilePath } from "../mcp/config.js";
@@ -114,6 +115,7 @@ export async function main(argv: string[]): Promise<number> {
       const loaded = load();
       return jobsCommand(sub, arg, values, {
         config: loaded.config.jobs,
+        timeZone: resolveTimeZone(loaded.config),
         stateDir: loaded.stateDir,
         clock: systemClock,
         log: processLogger("warn", "auto", process.env, process.stderr),

@@ -13,6 +13,7 @@ import { phoneConfigSchema, toolsConfigSchema } from "../tools/config.js";
 import { detectorConfigSchema } from "../vision/detector/config.js";
 import { ocrConfigSchema } from "../vision/ocr/config.js";
 import { dashboardConfigSchema } from "../web/config.js";
+import { timeZoneSchema } from "./time-zone.js";
 
 /**
  * The one PiClaw configuration file (YAML). Every key has a default here and a description that
@@ -203,6 +204,7 @@ export const configSchema = z.strictObject({
     .describe(
       "State directory. Default: `$STATE_DIRECTORY` under systemd, else `/var/lib/piclaw` under systemd, else `~/.piclaw`.",
     ),
+  timeZone: timeZoneSchema,
   log: logSchema.prefault({}),
   server: serverSchema.prefault({}),
   rig: rigSchema.prefault({}),

@@ -9,6 +9,8 @@ import { JobStore } from "./store.js";
 
 export interface JobsCommandDeps {
   config: JobsConfig;
+  /** The appliance's time zone (`resolveTimeZone(config)`). */
+  timeZone: string;
   stateDir: string;
   clock: Clock;
   log: Logger;

@@ -1,16 +1,6 @@
 import { isAbsolute, join } from "node:path";
 import { z } from "zod";
 
-/** True when `zone` is a time zone this Node's Intl knows. */
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The jobs.md schedule (cron jobs the runtime fires). */
 export const jobsConfigSchema = z
   .strictObject({
@@ -20,17 +10,6 @@ export const jobsConfigSchema = z
       .default("jobs.md")
       .describe(
         "The jobs file (human-readable Markdown, one `## id` section per job); relative to the state directory.",
-      ),
-    timeZone: z
-      .string()
-      .min(1)
-      .optional()
-      .refine(
-        (zone) => zone === undefined || isTimeZone(zone),
-        "must be an IANA time zone, e.g. Europe/Berlin",
-      )
-      .describe(
-        "IANA time zone the cron schedules are read in (`0 8 * * *` is 08:00 there) and times in jobs.md are written in. Default: this machine's zone. Across DST changes a job neither fires twice nor is skipped: a time that does not exist (spring forward) fires at the first minute after the gap, a time that occurs twice (fall back) fires once; `*/N`-style schedules follow real elapsed time.",
       ),
     catchUpWindowMinutes: z
       .number()
@@ -59,7 +38,7 @@ export const jobsConfigSchema = z
       .describe("How long a writer waits for the jobs.md lock before giving up with JOBS_LOCK_TIMEOUT."),
   })
   .describe(
-    "The jobs.md schedule: cron jobs the runtime fires. The agent, `piclaw jobs` and the runtime all write the file under a lock, atomically, so none loses another's update.",
+    "The jobs.md schedule: cron jobs the runtime fires, read in the top-level `timeZone` (`0 8 * * *` is 08:00 there; times in jobs.md are written there too). Across DST changes a job neither fires twice nor is skipped: a time that does not exist (spring forward) fires at the first minute after the gap, a time that occurs twice (fall back) fires once; `*/N`-style schedules follow real elapsed time. The agent, `piclaw jobs` and the runtime all write the file under a lock, atomically, so none loses another's update.",
   );
 
 export type JobsConfig = z.infer<typeof jobsConfigSchema>;
@@ -67,9 +46,4 @@ export type JobsConfig = z.infer<typeof jobsConfigSchema>;
 /** Absolute path of the jobs file: `jobs.file`, relative to the state directory unless absolute. */
 export function jobsFilePath(config: Pick<JobsConfig, "file">, stateDir: string): string {
   return isAbsolute(config.file) ? config.file : join(stateDir, config.file);
-}
-
-/** The configured zone, else this machine's (what `Intl` resolves; `UTC` when it resolves nothing). */
-export function resolveJobsTimeZone(config: Pick<JobsConfig, "timeZone">): string {
-  return config.timeZone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC");
 }

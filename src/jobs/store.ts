@@ -4,7 +4,7 @@ import type { Logger } from "../log/logger.js";
 import { writeFileAtomic } from "../util/atomic-file.js";
 import type { Clock } from "../util/clock.js";
 import { PiclawError } from "../util/errors.js";
-import { type JobsConfig, jobsFilePath, resolveJobsTimeZone } from "./config.js";
+import { type JobsConfig, jobsFilePath } from "./config.js";
 import {
   DEFAULT_JOBS_HEADER,
   formatJobsFile,
@@ -24,7 +24,7 @@ export interface JobStoreOptions {
   /** Absolute path of jobs.md (`jobsFilePath(config.jobs, stateDir)`). */
   file: string;
   clock: Clock;
-  /** IANA zone schedules are read in (`resolveJobsTimeZone(config.jobs)`). */
+  /** IANA zone schedules are read in (the config's top-level `timeZone`, resolved). */
   timeZone: string;
   log: Logger;
   catchUpWindowMinutes: number;
@@ -66,11 +66,14 @@ export class JobStore implements AgentJobs {
   }
 
   /** The store for `config.jobs` (file under `stateDir`, zone resolved, lock settings). */
-  static fromConfig(config: JobsConfig, deps: { stateDir: string; clock: Clock; log: Logger }): JobStore {
+  static fromConfig(
+    config: JobsConfig,
+    deps: { stateDir: string; clock: Clock; log: Logger; timeZone: string },
+  ): JobStore {
     return new JobStore({
       file: jobsFilePath(config, deps.stateDir),
       clock: deps.clock,
-      timeZone: resolveJobsTimeZone(config),
+      timeZone: deps.timeZone,
       log: deps.log,
       catchUpWindowMinutes: config.catchUpWindowMinutes,
       lockStaleMs: config.lockStaleMs,

@@ -12,17 +12,6 @@ export const memoryConfigSchema = z
       .describe(
         "Soft size cap of memory.md (bytes). Past it, save_memory/update_memory still write everything but return a warning asking the agent to fold or drop old facts.",
       ),
-    timeZone: z
-      .string()
-      .min(1)
-      .optional()
-      .refine(
-        (zone) => zone === undefined || isTimeZone(zone),
-        "must be an IANA time zone, e.g. Europe/Berlin",
-      )
-      .describe(
-        "IANA time zone that names the daily log files (`YYYY-MM-DD.md`) and stamps their lines. Default: this machine's zone.",
-      ),
     userSkillsDir: z
       .string()
       .min(1)
@@ -36,13 +25,3 @@ export const memoryConfigSchema = z
   );
 
 export type MemoryConfig = z.infer<typeof memoryConfigSchema>;
-
-/** True when `zone` is a time zone this Node's Intl knows. */
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}

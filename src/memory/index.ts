@@ -27,14 +27,14 @@ export { isIsoDate, type ZoneTime, zoneTime } from "./zone-time.js";
 /** The memory store and skill library the config describes, over `stateDir`. */
 export function createMemory(
   config: MemoryConfig,
-  deps: { stateDir: string; clock: Clock },
+  deps: { stateDir: string; clock: Clock; timeZone?: string | undefined },
 ): { memory: MemoryStore; skills: SkillLibrary } {
   return {
     memory: new MemoryStore({
       stateDir: deps.stateDir,
       clock: deps.clock,
       softCapBytes: config.softCapBytes,
-      timeZone: config.timeZone,
+      timeZone: deps.timeZone,
     }),
     skills: new SkillLibrary({
       bundledDir: join(projectRoot(), "skills"),

@@ -62,7 +62,7 @@ describe("budgets", () => {
 
   it("day budgets persist in the state dir and reset on the next day in the configured zone", async () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 5, 22, 30, 0));
-    h = await harness({ clock, config: { timeZone: "Europe/Berlin", budgets: { day: { maxTurns: 3 } } } });
+    h = await harness({ clock, timeZone: "Europe/Berlin", config: { budgets: { day: { maxTurns: 3 } } } });
     h.server.setPolicy(() => turn("look", "peek"));
     const first = await h.runner.run(WAKE, signal());
     expect(first.status).toBe("STUCK");
@@ -75,7 +75,8 @@ describe("budgets", () => {
     const second = await harness({
       clock,
       stateDir: h.stateDir,
-      config: { timeZone: "Europe/Berlin", budgets: { day: { maxTurns: 3 } } },
+      timeZone: "Europe/Berlin",
+      config: { budgets: { day: { maxTurns: 3 } } },
     });
     second.server.setPolicy(() => closing("DONE", "ok"));
     const refused = await second.runner.run(WAKE, signal());

@@ -28,7 +28,7 @@ describe("closing statuses", () => {
   }
 
   it("WAIT without a job from the agent upserts the canonical follow-up job in 15 minutes", async () => {
-    h = await harness({ config: { timeZone: "UTC" } });
+    h = await harness({ timeZone: "UTC" });
     h.server.enqueue(closing("WAIT", "waiting for the parcel"));
     const first = await h.runner.run(WAKE, signal());
     expect(first.status).toBe("WAIT");

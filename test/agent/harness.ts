@@ -196,6 +196,8 @@ export const WAKE: WakeContext = {
 
 export interface HarnessOptions {
   config?: Record<string, unknown>;
+  /** The appliance's time zone (default UTC). */
+  timeZone?: string;
   /** Per-provider overrides of the default provider. */
   provider?: Record<string, unknown>;
   behaviour?: PhoneBehaviour;
@@ -257,6 +259,7 @@ export async function harness(options: HarnessOptions = {}) {
     clock,
     log,
     stateDir,
+    timeZone: options.timeZone ?? "UTC",
     random: seededRandom(1),
     sleep,
     windowFactory: (system, wake) => {

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { configSchema } from "../../src/config/schema.js";
 import { jobsCommand } from "../../src/jobs/command.js";
 import { type JobsConfig, jobsConfigSchema } from "../../src/jobs/config.js";
 import { ManualClock } from "../../src/util/clock.js";
@@ -11,7 +12,8 @@ function cli(config: Partial<JobsConfig> = {}) {
   const stateDir = dirname(tempJobsFile());
   const out: string[] = [];
   const deps = {
-    config: jobsConfigSchema.parse({ timeZone: "Europe/Berlin", ...config }),
+    config: jobsConfigSchema.parse(config),
+    timeZone: "Europe/Berlin",
     stateDir,
     clock: new ManualClock(Date.parse("2026-01-05T06:30:00Z")),
     log: memoryLog().log,
@@ -66,10 +68,10 @@ describe("piclaw jobs", () => {
     expect((await rejection(run("validate", join(stateDir, "missing.md")))).code).toBe("JOBS_FILE");
   });
 
-  it("jobs.file may point elsewhere; timeZone is validated", () => {
-    expect(jobsConfigSchema.safeParse({ timeZone: "Mars/Olympus" }).success).toBe(false);
+  it("jobs.file may point elsewhere; the time zone is the appliance's (top-level) and validated", () => {
+    expect(configSchema.safeParse({ timeZone: "Mars/Olympus" }).success).toBe(false);
+    expect(configSchema.safeParse({ jobs: { timeZone: "Europe/Berlin" } }).success).toBe(false);
     const config = jobsConfigSchema.parse({});
     expect(config).toMatchObject({ file: "jobs.md", catchUpWindowMinutes: 60, lockStaleMs: 30_000 });
-    expect(config.timeZone).toBeUndefined();
   });
 });
