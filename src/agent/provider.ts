@@ -183,19 +183,26 @@ export class OpenAIProvider implements ChatProvider {
 
   private async once(request: ChatRequest): Promise<ChatReply> {
     const { settings } = this;
-    const completion = await this.client.chat.completions.create(
-      {
-        model: settings.model,
-        messages: request.messages,
-        tools: request.tools,
-        tool_choice: settings.toolChoice,
-        ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
-        ...(settings.maxCompletionTokens !== undefined
-          ? { max_completion_tokens: settings.maxCompletionTokens }
-          : {}),
-      },
-      { signal: request.signal },
-    );
+    // The SDK leaves a listener on the signal it is given; a per-request controller keeps the
+    // session's long-lived signal from collecting one per turn.
+    const perRequest = new AbortController();
+    const forward = () => perRequest.abort(request.signal.reason);
+    request.signal.addEventListener("abort", forward, { once: true });
+    const completion = await this.client.chat.completions
+      .create(
+        {
+          model: settings.model,
+          messages: request.messages,
+          tools: request.tools,
+          tool_choice: settings.toolChoice,
+          ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
+          ...(settings.maxCompletionTokens !== undefined
+            ? { max_completion_tokens: settings.maxCompletionTokens }
+            : {}),
+        },
+        { signal: perRequest.signal },
+      )
+      .finally(() => request.signal.removeEventListener("abort", forward));
     const choice = completion.choices[0];
     if (!choice) throw new PiclawError("PROVIDER_FAILED", `provider ${this.name}: the reply has no choices`);
     const toolCalls: ToolCallRecord[] = [];

@@ -11,6 +11,7 @@ import { JOBS_USAGE, jobsCommand } from "../jobs/command.js";
 import { processLogger, REDACTED } from "../log/logger.js";
 import { tokenFilePath } from "../mcp/config.js";
 import { tokenCommand } from "../mcp/token-command.js";
+import { AGENT_USAGE, agentCommand } from "../service/agent-command.js";
 import { Daemon } from "../service/daemon.js";
 import { doctorCommand } from "../service/doctor-command.js";
 import { SimRig } from "../sim/rig.js";
@@ -41,7 +42,7 @@ commands:
   bridge revoke ID|all      unpair a phone (or every phone)
   sessions list [N]         the N newest agent sessions (default 20): id, start, status, turns, recap
   sessions show ID          one session: summary, notes and tool calls in order, image files
-${JOBS_USAGE}  doctor                    check camera, motion, calibration, models, state dir, disk, provider, clock
+${JOBS_USAGE}${AGENT_USAGE}  doctor                    check camera, motion, calibration, models, state dir, disk, provider, clock
                             (OK/WARN/FAIL with a fix per line; exit 1 on any FAIL)
   version                   print the version
 
@@ -133,6 +134,24 @@ export async function main(argv: string[]): Promise<number> {
         clock: systemClock,
         log: processLogger("error", "auto", process.env, process.stderr),
         write: (text) => process.stdout.write(text),
+      });
+    }
+    case "run":
+    case "say":
+    case "abort": {
+      const loaded = load();
+      const log = processLogger(
+        loaded.config.log.level === "debug" ? "debug" : "warn",
+        "auto",
+        process.env,
+        process.stderr,
+      );
+      log.addSecret(loaded.config.sim.phone.passcode);
+      return agentCommand(command, sub, loaded, {
+        clock: systemClock,
+        log,
+        write: (text) => process.stdout.write(text),
+        env: process.env,
       });
     }
     case "version":

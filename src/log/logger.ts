@@ -96,6 +96,11 @@ export class Logger {
     );
   }
 
+  /** `text` with every registered secret replaced by `[redacted]` (for traces and other files). */
+  redact(text: string): string {
+    return this.scrubString(text);
+  }
+
   private scrubString(text: string): string {
     let out = text;
     for (const secret of this.core.secrets) out = out.split(secret).join(REDACTED);

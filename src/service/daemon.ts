@@ -1,17 +1,21 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { dashboardSessionSources } from "../agent/session-store.js";
 import { PhoneBridge } from "../bridge/bridge.js";
 import type { LoadedConfig } from "../config/load.js";
 import type { Logger } from "../log/logger.js";
 import { tokenFilePath } from "../mcp/config.js";
-import { createMcpEndpoint, MCP_PATH, type McpEndpoint } from "../mcp/endpoint.js";
+import { createMcpEndpoint, MCP_PATH, type McpEndpoint, machineNames } from "../mcp/endpoint.js";
 import { TokenStore } from "../mcp/tokens.js";
 import { PhoneOwner } from "../rig/owner.js";
 import { SimControlServer } from "../sim/control.js";
 import type { SimRig } from "../sim/rig.js";
 import type { Clock } from "../util/clock.js";
+import { DashboardAuth } from "../web/auth.js";
 import { createDaemonDashboard } from "../web/daemon-sources.js";
 import type { Dashboard } from "../web/dashboard.js";
+import { agentApiRoutes, writeCliToken } from "./agent-api.js";
+import { AgentStack, POLL_FRAME_WIDTH } from "./agent-stack.js";
 import { HttpService, json } from "./http.js";
 import { type Notifier, SystemdNotifier } from "./notify.js";
 import { PhoneToolStack } from "./phone-stack.js";
@@ -28,6 +32,8 @@ export class Daemon {
   private control: SimControlServer | null = null;
   private mcp: McpEndpoint | null = null;
   private dashboard: Dashboard | null = null;
+  /** The built-in agent, jobs and runtime, once started. */
+  agent: AgentStack | null = null;
   /** The phone-side bridge page (only when `bridge.enabled`). */
   bridge: PhoneBridge | null = null;
   private phone: PhoneToolStack | null = null;
@@ -122,6 +128,19 @@ export class Daemon {
     });
     this.mcp = mcp;
     const phone = this.phone;
+    // The built-in agent, jobs.md and the runtime that wakes sessions (off without a provider key).
+    const agent = new AgentStack({
+      config,
+      stateDir,
+      clock: this.clock,
+      log: this.log,
+      env: this.env,
+      owner: this.owner,
+      phoneTools: phone.tools,
+      frames: phone.screenFrames(POLL_FRAME_WIDTH),
+    });
+    this.agent = agent;
+    await agent.start();
     if (config.dashboard.enabled) {
       this.dashboard = createDaemonDashboard({
         config,
@@ -130,6 +149,7 @@ export class Daemon {
         travelMm: rig.profile.travelMm,
         owner: this.owner,
         look: (signal) => phone.look(signal),
+        extra: { jobs: () => agent.jobs.list(), ...dashboardSessionSources(agent.sessions) },
         tokens,
         clock: this.clock,
         log: this.log.child("dashboard"),
@@ -153,7 +173,25 @@ export class Daemon {
         "/sim/truth.json": async () => json(rig.truth()),
       },
       this.log.child("http"),
-      { [MCP_PATH]: (req, res) => mcp.handle(req, res), ...this.dashboard?.routes() },
+      {
+        [MCP_PATH]: (req, res) => mcp.handle(req, res),
+        ...this.dashboard?.routes(),
+        ...agentApiRoutes({
+          agent,
+          auth:
+            this.dashboard?.auth ??
+            new DashboardAuth({
+              bindHost: config.server.host,
+              mcp: config.mcp,
+              tokens,
+              localNames: machineNames(),
+              clock: this.clock,
+              loginMs: config.dashboard.loginHours * 3_600_000,
+            }),
+          cliToken: writeCliToken(stateDir),
+          log: this.log.child("api"),
+        }),
+      },
     );
     this.url = await this.http.start({ host: config.server.host, port: config.server.port });
     this.log.info("serving", {
@@ -177,6 +215,8 @@ export class Daemon {
     await this.notifier?.notify({ STOPPING: "1", STATUS: "stopping" });
     await this.bridge?.stop();
     this.bridge = null;
+    await this.agent?.stop();
+    this.agent = null;
     await this.mcp?.close();
     this.mcp = null;
     await this.dashboard?.stop();

@@ -14,6 +14,7 @@ import type { PiclawConfig } from "../config/schema.js";
 import type { Logger } from "../log/logger.js";
 import type { MotionController } from "../rig/controller.js";
 import type { PhoneOwner } from "../rig/owner.js";
+import { cameraScreenFrames, type ScreenFrameSource } from "../runtime/frames.js";
 import { FontBook } from "../sim/render/text.js";
 import type { SimRig } from "../sim/rig.js";
 import type { WakeStep } from "../tools/context.js";
@@ -148,6 +149,21 @@ export class PhoneToolStack {
     if (!this.session)
       return Promise.reject(new PiclawError("TOOLS_NOT_STARTED", "the phone tools are not started"));
     return this.session.look(signal);
+  }
+
+  /**
+   * Small rectified screen frames for the runtime's poll hook: one JPEG decode and a tiny warp per
+   * sample, no model run, no arm. Null before start.
+   */
+  screenFrames(width: number): ScreenFrameSource | null {
+    const camera = this.camera;
+    if (!camera) return null;
+    return cameraScreenFrames({
+      camera,
+      bundle: () => this.session?.currentBundle ?? null,
+      screenPx: this.deps.rig.phone.geometry.screenPx,
+      width,
+    });
   }
 
   /** Stop a running calibration, the camera process and the model sessions. */

@@ -127,6 +127,11 @@ export class RigSession {
     this.restedAt = this.deps.clock.now();
   }
 
+  /** The calibration in use now, or null while there is none (or one is being made). Never waits. */
+  get currentBundle(): CalibrationBundle | null {
+    return this.state.kind === "ready" ? this.state.bundle : null;
+  }
+
   /** The calibration, waiting for one in progress. Throws NOT_CALIBRATED when there is none. */
   async calibration(signal?: AbortSignal): Promise<CalibrationBundle> {
     while (this.state.kind === "pending") await abortable(this.state.done, signal);

@@ -47,7 +47,8 @@ type Action = (who: string, signal: AbortSignal) => Promise<Record<string, unkno
  * through the PhoneOwner like every other caller; looking never takes the arm.
  */
 export class Dashboard {
-  private readonly auth: DashboardAuth;
+  /** Its access rules (the daemon's agent API shares them, so a dashboard login works there too). */
+  readonly auth: DashboardAuth;
   private readonly frames: FrameCache;
   private assets: DashboardAssets | null = null;
 
