@@ -11,6 +11,7 @@ import {
 } from "../../src/agent/fake-openai-server.js";
 import { parseConfig } from "../../src/config/load.js";
 import { Logger } from "../../src/log/logger.js";
+import { agentCommand } from "../../src/service/agent-command.js";
 import { Daemon } from "../../src/service/daemon.js";
 import { systemClock } from "../../src/util/clock.js";
 
@@ -160,4 +161,46 @@ describe("an agent session on the simulated rig", () => {
     // Every request carried the key as a bearer (the fake server records headers, not the test).
     expect(server.requests.length).toBeGreaterThanOrEqual(5);
   }, 240_000);
+
+  it("piclaw run streams the session's notes through the agent API; say and unauthenticated calls are refused", async () => {
+    const url = daemon.url;
+    if (!url) throw new Error("daemon has no url");
+    const port = Number(new URL(url).port);
+    const loaded = {
+      config: parseConfig({ stateDir, server: { port } }),
+      path: null,
+      stateDir,
+    };
+    server.setPolicy(() => closing("IDLE", "nothing to do", "only checking in"));
+    const out: string[] = [];
+    const deps = {
+      clock: systemClock,
+      log: Logger.create({
+        level: "error",
+        format: "json",
+        sink: { write: () => {} },
+        now: () => Date.now(),
+      }),
+      write: (t: string) => out.push(t),
+      env: {},
+    };
+    const code = await agentCommand("run", "check in", loaded, deps);
+    expect(code).toBe(0);
+    const text = out.join("");
+    expect(text).toMatch(/^session \S+ \(scripted-policy\)$/m);
+    expect(text).toContain("only checking in");
+    expect(text).toMatch(/^IDLE: nothing to do$/m);
+    // No session is running now: say is refused with the reason.
+    await expect(agentCommand("say", "hello", loaded, deps)).rejects.toThrow(/409: no session is running/);
+    // Without the local CLI token (or an MCP token) a POST from outside the page is refused.
+    const bare = await fetch(`${url}/api/agent/run`, { method: "POST", body: JSON.stringify({ text: "x" }) });
+    expect(bare.status).toBe(403);
+    const badBody = await fetch(`${url}/api/agent/run`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${readFileSync(join(stateDir, "run", "cli-token"), "utf8").trim()}` },
+      body: JSON.stringify({ text: "" }),
+    });
+    expect(badBody.status).toBe(400);
+    expect(await badBody.text()).toContain("text: must not be empty");
+  }, 120_000);
 });
