@@ -50,12 +50,16 @@ function describeType(schema: AnySchema): string {
         .join(" \\| ");
     case "array":
       return "list";
+    case "nullable":
+      return `${describeType((def as unknown as { innerType: AnySchema }).innerType)} or null`;
     case "object":
       return "object";
     case "number": {
       const n = schema as unknown as { minValue: number | null; maxValue: number | null; isInt?: boolean };
-      const lo = n.minValue !== null && Number.isFinite(n.minValue) ? String(n.minValue) : "";
-      const hi = n.maxValue !== null && Number.isFinite(n.maxValue) ? String(n.maxValue) : "";
+      // `.int()` alone sets the safe-integer bounds: that is no bound a reader needs to see.
+      const bounded = (v: number | null): v is number => v !== null && Math.abs(v) < Number.MAX_SAFE_INTEGER;
+      const lo = bounded(n.minValue) ? String(n.minValue) : "";
+      const hi = bounded(n.maxValue) ? String(n.maxValue) : "";
       return lo || hi ? `number ${lo}…${hi}` : "number";
     }
     default:
@@ -86,6 +90,23 @@ export function configKeyDocs(): ConfigKeyDoc[] {
       if (u.inner._zod.def.type === "array") {
         const element = (u.inner._zod.def as unknown as { element: AnySchema }).element;
         walkArrayElement(element, `${key}[]`);
+      }
+      if (u.inner._zod.def.type === "record") {
+        // A map of named entries (e.g. providers): list the entry names by default, then each field.
+        const names = u.hasDefault && u.defaultValue && typeof u.defaultValue === "object";
+        out.push({
+          key,
+          type: "map",
+          default: names
+            ? Object.keys(u.defaultValue as object)
+                .map((n) => `\`${n}\``)
+                .join(", ")
+            : defaultText,
+          description,
+        });
+        const value = unwrap((u.inner._zod.def as unknown as { valueType: AnySchema }).valueType).inner;
+        if (value._zod.def.type === "object") walk(value, `${key}.<name>`);
+        continue;
       }
       out.push({ key, type: describeType(u.inner), default: defaultText, description });
     }
