@@ -186,7 +186,7 @@ export function motionCheck(probe: () => Promise<{ status: MotionStatus; via: st
       } catch (err) {
         return fail(
           `back-end unreachable: ${errorMessage(err)}`,
-          "check the controller's USB/serial cable and power, and rig.profile (port, baud rate)",
+          "check the controller's USB/serial cable and power, rig.serialPath / rig.baudRate (or the profile's serial.*) and rig.profile; stop the service first if it holds the port (a gpio profile needs pigpio on a Pi Zero–4)",
         );
       }
       const at = `(${status.position.xMm.toFixed(1)}, ${status.position.yMm.toFixed(1)}) mm`;
@@ -267,10 +267,17 @@ export function providerCheck(
   baseUrl: string | null,
   fetchFn: (url: string, init: { signal: AbortSignal }) => Promise<{ status: number }>,
   timeoutMs: number,
+  /** Why there is no API key (the agent is then off), or null/undefined when there is one. */
+  missingKey?: string | null,
 ): DoctorCheck {
   return {
     name: "provider",
     async run() {
+      if (missingKey)
+        return warn(
+          `the built-in agent is off: ${missingKey}`,
+          "set the API key (environment variable or agent.providers.<name>.apiKeyFile); MCP works without it",
+        );
       if (!baseUrl)
         return warn(
           "not configured",

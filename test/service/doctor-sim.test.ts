@@ -29,6 +29,7 @@ async function doctor(stateDir: string, dir: string) {
     log: quiet,
     write: (t) => out.push(t),
     ntpSynchronized: async () => "yes",
+    env: {},
   });
   const text = out.join("");
   const statusOf = (name: string) => new RegExp(`^(OK|WARN|FAIL) +${name}:`, "m").exec(text)?.[1];
@@ -36,7 +37,7 @@ async function doctor(stateDir: string, dir: string) {
 }
 
 describe("piclaw doctor on the simulated rig", () => {
-  it("all good: rig, camera, calibration, models, state and disk OK; only the unconfigured provider WARNs", async () => {
+  it("all good: rig, camera, calibration, models, state and disk OK; only the provider without an API key WARNs", async () => {
     const dir = mkdtempSync(join(tmpdir(), "piclaw-doctor-"));
     const stateDir = join(dir, "state");
     writeBundle(stateDir, sampleBundle(Date.now() - 3_600_000));
@@ -54,7 +55,7 @@ describe("piclaw doctor on the simulated rig", () => {
     ])
       expect(statusOf(name), `${name}\n${text}`).toBe("OK");
     expect(statusOf("provider")).toBe("WARN");
-    expect(text).toMatch(/^WARN provider: not configured\n {5}fix: /m);
+    expect(text).toMatch(/^WARN provider: the built-in agent is off: no API key: set OPENAI_API_KEY.*\n {5}fix: /m);
     expect(text).toMatch(/camera: simulated camera .* streaming 2304×1296/);
     expect(text).toMatch(/motion: idle, homed/);
   });

@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { agentConfigSchema } from "../../src/agent/config.js";
 import type { Camera } from "../../src/camera/camera.js";
 import {
   calibrationCheck,
@@ -14,7 +15,7 @@ import {
   runDoctor,
   stateDirCheck,
 } from "../../src/service/doctor.js";
-import { providerBaseUrl } from "../../src/service/doctor-command.js";
+import { missingKey, providerBaseUrl } from "../../src/service/doctor-command.js";
 import { PiclawError } from "../../src/util/errors.js";
 import { sampleBundle } from "./doctor-fixtures.js";
 
@@ -159,11 +160,13 @@ describe("doctor checks", () => {
     expect(stopped).toBe(1);
   });
 
-  it("provider: not configured WARNs; a live URL is OK; a dead one FAILs", async () => {
-    expect(providerBaseUrl({})).toBeNull();
-    expect(providerBaseUrl({ provider: { baseUrl: "https://api.example/v1" } })).toBe(
-      "https://api.example/v1",
-    );
+  it("provider: no key or not configured WARNs; a live URL is OK; a dead one FAILs", async () => {
+    const agent = agentConfigSchema.parse({ providers: { default: { baseUrl: "https://api.example/v1" } } });
+    expect(providerBaseUrl(agent)).toBe("https://api.example/v1");
+    expect(missingKey(agent, {}, "/nonexistent")).toMatch(/OPENAI_API_KEY/);
+    expect(missingKey(agent, { OPENAI_API_KEY: "sk-x" }, "/nonexistent")).toBeNull();
+    const off = await providerCheck("https://api.example/v1", fetch, 1000, "no API key").run();
+    expect(off).toMatchObject({ status: "warn", detail: expect.stringMatching(/agent is off: no API key/) });
     expect(await providerCheck(null, fetch, 1000).run()).toMatchObject({
       status: "warn",
       detail: "not configured",
