@@ -3,6 +3,7 @@ import type { LoadedConfig } from "../config/load.js";
 import type { Logger } from "../log/logger.js";
 import { SimRigStack } from "../service/rig-stack.js";
 import type { Clock } from "../util/clock.js";
+import { PiclawError } from "../util/errors.js";
 import { seededRandom } from "../util/random.js";
 import { bundlePaths, readBundle, writeBundle, writeFailedBundle } from "./bundle.js";
 import type { CalibrationOptions } from "./config.js";
@@ -33,6 +34,14 @@ export async function calibrateCommand(
   deps: CalibrateCommandDeps,
 ): Promise<number> {
   const { config, stateDir } = loaded;
+  // Only the simulated rig calibrates from the CLI today; on a real rig this would calibrate a simulated
+  // one and write a bundle the real rig would then trust (same profile and phone names).
+  if (config.rig.backend !== "sim")
+    throw new PiclawError(
+      "CALIBRATE_UNSUPPORTED",
+      "rig.backend: hardware: `piclaw calibrate` only drives the simulated rig so far (real-rig calibration through the bridge page is not wired yet)",
+      { key: "rig.backend" },
+    );
   const options = deps.options ?? config.calibration;
   const say = (line: string): void => deps.write(`${line}\n`);
   const started = deps.clock.now();

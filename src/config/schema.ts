@@ -54,14 +54,30 @@ const serverSchema = z
 const rigSchema = z
   .strictObject({
     backend: z
-      .enum(["sim"])
+      .enum(["sim", "hardware"])
       .default("sim")
-      .describe("Which rig drives the phone: `sim` is the simulated rig."),
+      .describe(
+        "Which rig drives the phone: `sim` is the simulated rig (phone, camera and gantry in this process); `hardware` is a real Pi rig: the motion driver named by the rig profile (a GRBL/FluidNC board on serial, or direct GPIO through pigpio), the real camera (`camera.vidBinary`), and the phone-side bridge for clipboard and screenshots.",
+      ),
     profile: z
       .string()
       .min(1)
       .default("corexy-fluidnc")
       .describe("Rig profile: a name in `calibration/profiles/` or a path to a profile YAML file."),
+    serialPath: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "Serial device of the GRBL/FluidNC board (`rig.backend: hardware` with a `grbl` profile), e.g. `/dev/ttyUSB0` or a stable `/dev/serial/by-id/…` link. Wins over the profile's `serial.path`; without either the board is found by the profile's `serial.usbIds`.",
+      ),
+    baudRate: z
+      .number()
+      .int()
+      .min(1200)
+      .max(4_000_000)
+      .optional()
+      .describe("Baud rate of the board's serial port. Default: the profile's `serial.baudRate` (115200)."),
   })
   .describe("The physical (or simulated) rig.");
 

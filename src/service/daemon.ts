@@ -16,10 +16,11 @@ import { createDaemonDashboard } from "../web/daemon-sources.js";
 import type { Dashboard } from "../web/dashboard.js";
 import { agentApiRoutes, writeCliToken } from "./agent-api.js";
 import { AgentStack, POLL_FRAME_WIDTH } from "./agent-stack.js";
+import { createRigStack } from "./hardware-rig-stack.js";
 import { HttpService, json } from "./http.js";
 import { type Notifier, SystemdNotifier } from "./notify.js";
 import { PhoneToolStack } from "./phone-stack.js";
-import { SimRigStack } from "./rig-stack.js";
+import type { RigStack } from "./rig-stack.js";
 import { Watchdog, watchdogPingIntervalMs } from "./watchdog.js";
 
 /**
@@ -27,7 +28,7 @@ import { Watchdog, watchdogPingIntervalMs } from "./watchdog.js";
  * tears them down in reverse, so a SIGTERM leaves no socket files or child processes behind.
  */
 export class Daemon {
-  private stack: SimRigStack | null = null;
+  private stack: RigStack | null = null;
   private http: HttpService | null = null;
   private control: SimControlServer | null = null;
   private mcp: McpEndpoint | null = null;
@@ -60,7 +61,7 @@ export class Daemon {
 
   /** The simulated rig once started (tests look at its phone and gantry). */
   get simRig(): SimRig | null {
-    return this.stack ? this.stack.rig : null;
+    return this.stack ? this.stack.sim : null;
   }
 
   async start(): Promise<void> {
@@ -84,21 +85,30 @@ export class Daemon {
 
     // Relative paths in the config (the rig profile) are relative to the config file.
     const baseDir = this.loaded.path ? dirname(this.loaded.path) : process.cwd();
-    const stack = new SimRigStack(config, { clock: this.clock, log: this.log, cwd: baseDir });
+    // `rig.backend`: the simulated rig, or the real one (GRBL on serial / GPIO on pigpio, no simulator).
+    const stack = createRigStack(config, { clock: this.clock, log: this.log, cwd: baseDir });
     this.stack = stack;
     await stack.start();
-    const rig = stack.rig;
+    const rig = stack.sim;
 
-    const runDir = join(stateDir, "run");
-    mkdirSync(runDir, { recursive: true, mode: 0o700 });
-    const socketPath = join(runDir, "sim.sock");
-    rmSync(socketPath, { force: true });
-    this.control = new SimControlServer(rig, this.log.child("sim.control"));
-    this.simSocket = await this.control.start(socketPath);
-    this.log.info("simulator control socket ready", {
-      socket: this.simSocket,
-      env: `PICLAW_SIM_SOCKET=${socketPath}`,
-    });
+    if (rig) {
+      const runDir = join(stateDir, "run");
+      mkdirSync(runDir, { recursive: true, mode: 0o700 });
+      const socketPath = join(runDir, "sim.sock");
+      rmSync(socketPath, { force: true });
+      this.control = new SimControlServer(rig, this.log.child("sim.control"));
+      this.simSocket = await this.control.start(socketPath);
+      this.log.info("simulator control socket ready", {
+        socket: this.simSocket,
+        env: `PICLAW_SIM_SOCKET=${socketPath}`,
+      });
+    }
+    // The bridge comes up before the tools: on a real phone it carries their clipboard and screenshots.
+    if (config.bridge.enabled) {
+      const bridgeLog = this.log.child("bridge");
+      this.bridge = new PhoneBridge({ config: config.bridge, stateDir, log: bridgeLog, clock: this.clock });
+      await this.bridge.start();
+    }
 
     const mcpConfig = config.mcp;
     this.owner = new PhoneOwner(config.arm, this.clock);
@@ -107,10 +117,11 @@ export class Daemon {
       config,
       stateDir,
       baseDir,
-      rig,
+      rig: stack,
       motion: stack.motion,
       owner: this.owner,
       simSocket: this.simSocket,
+      bridge: this.bridge,
       clock: this.clock,
       log: this.log,
       env: this.env,
@@ -146,7 +157,7 @@ export class Daemon {
         config,
         stateDir,
         motion: stack.motion,
-        travelMm: rig.profile.travelMm,
+        travelMm: stack.profile.travelMm,
         owner: this.owner,
         look: (signal) => phone.look(signal),
         extra: { jobs: () => agent.jobs.list(), ...dashboardSessionSources(agent.sessions) },
@@ -165,12 +176,16 @@ export class Daemon {
             rig: config.rig.backend,
             uptimeS: Math.round((this.clock.now() - this.startedAt) / 1000),
           }),
-        "/sim/screen.png": async () => ({ contentType: "image/png", body: await rig.screenshot() }),
-        "/sim/frame.jpg": async (_req, url) => ({
-          contentType: "image/jpeg",
-          body: await rig.captureFrame(SimControlServer.settingsFromQuery(url, config.sim.camera)),
-        }),
-        "/sim/truth.json": async () => json(rig.truth()),
+        ...(rig
+          ? {
+              "/sim/screen.png": async () => ({ contentType: "image/png", body: await rig.screenshot() }),
+              "/sim/frame.jpg": async (_req: unknown, url: URL) => ({
+                contentType: "image/jpeg",
+                body: await rig.captureFrame(SimControlServer.settingsFromQuery(url, config.sim.camera)),
+              }),
+              "/sim/truth.json": async () => json(rig.truth()),
+            }
+          : {}),
       },
       this.log.child("http"),
       {
@@ -196,15 +211,14 @@ export class Daemon {
     this.url = await this.http.start({ host: config.server.host, port: config.server.port });
     this.log.info("serving", {
       url: this.url,
-      endpoints: ["/healthz", "/sim/screen.png", "/sim/frame.jpg", "/sim/truth.json", MCP_PATH],
+      endpoints: [
+        "/healthz",
+        ...(rig ? ["/sim/screen.png", "/sim/frame.jpg", "/sim/truth.json"] : []),
+        MCP_PATH,
+      ],
     });
     this.log.info("mcp endpoint", { url: `${this.url}${MCP_PATH}`, ...mcp.describe() });
     if (this.dashboard) this.log.info("dashboard", { url: `${this.url}/`, ...this.dashboard.describe() });
-    if (config.bridge.enabled) {
-      const bridgeLog = this.log.child("bridge");
-      this.bridge = new PhoneBridge({ config: config.bridge, stateDir, log: bridgeLog, clock: this.clock });
-      await this.bridge.start();
-    }
     this.log.info("ready");
     // READY=1 only now: the rig, the vision models and the MCP endpoint are up and answering.
     await this.notifier?.notify({ READY: "1", STATUS: `serving ${this.url}${MCP_PATH}` });

@@ -2,6 +2,8 @@ import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { dirname, join } from "node:path";
+import { type AgentConfig, activeProvider } from "../agent/config.js";
+import { resolveApiKey } from "../agent/provider.js";
 import { bundlePaths, readBundle } from "../calibration/bundle.js";
 import { type Camera, createCamera } from "../camera/index.js";
 import type { LoadedConfig } from "../config/load.js";
@@ -10,6 +12,7 @@ import { SimControlServer } from "../sim/control.js";
 import { FontBook } from "../sim/render/text.js";
 import { IPHONE_61 } from "../sim/types.js";
 import type { Clock } from "../util/clock.js";
+import { errorMessage } from "../util/errors.js";
 import { projectRoot } from "../util/paths.js";
 import { createVision } from "../vision/create.js";
 import {
@@ -27,8 +30,9 @@ import {
   stateDirCheck,
   visionCheck,
 } from "./doctor.js";
+import { createRigStack } from "./hardware-rig-stack.js";
 import { SIM_CAMERA_MAX_FPS } from "./phone-stack.js";
-import { SimRigStack } from "./rig-stack.js";
+import type { RigStack } from "./rig-stack.js";
 
 type FetchFn = (url: string, init: { signal: AbortSignal }) => Promise<Response>;
 
@@ -40,6 +44,8 @@ export interface DoctorCommandDeps {
   fetch?: FetchFn;
   /** `timedatectl show -p NTPSynchronized --value` (default: runs it; null when unavailable). */
   ntpSynchronized?: () => Promise<string | null>;
+  /** Environment the provider's API key may come from (default: process.env). */
+  env?: NodeJS.ProcessEnv;
   /** Free space of a path's file system (default: statfs). */
   diskSpace?: (path: string) => DiskSpace;
 }
@@ -56,11 +62,11 @@ export async function doctorCommand(loaded: LoadedConfig, deps: DoctorCommandDep
   const now = () => clock.now();
   const simulated = config.rig.backend === "sim";
   const baseDir = loaded.path ? dirname(loaded.path) : process.cwd();
-  let stack: SimRigStack | null = null;
+  let stack: RigStack | null = null;
   let control: SimControlServer | null = null;
   const scratch = mkdtempSync(join(tmpdir(), "piclaw-doctor-"));
 
-  const afterRig = (name: string, run: (s: SimRigStack) => Promise<CheckOutcome>): DoctorCheck => ({
+  const afterRig = (name: string, run: (s: RigStack) => Promise<CheckOutcome>): DoctorCheck => ({
     name,
     run: async () =>
       stack
@@ -81,24 +87,34 @@ export async function doctorCommand(loaded: LoadedConfig, deps: DoctorCommandDep
     ),
     diskSpaceCheck(stateDir, deps.diskSpace ?? statfsSpace, config.service.doctor),
     motionCheck(async () => {
-      const s = new SimRigStack(config, { clock, log: log.child("rig"), cwd: baseDir });
+      const s = createRigStack(config, { clock, log: log.child("rig"), cwd: baseDir });
+      // Only a started rig is handed on: a half-started one (no profile, no port) has nothing to ask.
+      await s.start().catch(async (err: unknown) => {
+        await s.stop().catch(() => undefined);
+        throw err;
+      });
       stack = s;
-      await s.start();
       return { status: await s.motion.status(), via: s.transport };
     }),
     afterRig("camera", async (s) => {
-      control = new SimControlServer(s.rig, log.child("sim.control"));
-      const socket = await control.start(join(scratch, "sim.sock"));
-      const bin = join(projectRoot(), "bin", "sim");
-      const camera: Camera = createCamera(
-        {
-          ...config.camera,
-          vidBinary: join(bin, "rpicam-vid"),
-          stillBinary: join(bin, "rpicam-still"),
-          framerate: Math.min(config.camera.framerate, SIM_CAMERA_MAX_FPS),
-        },
-        { clock, log: log.child("camera"), env: { PICLAW_SIM_SOCKET: socket } },
-      );
+      let camera: Camera;
+      if (s.sim) {
+        control = new SimControlServer(s.sim, log.child("sim.control"));
+        const socket = await control.start(join(scratch, "sim.sock"));
+        const bin = join(projectRoot(), "bin", "sim");
+        camera = createCamera(
+          {
+            ...config.camera,
+            vidBinary: join(bin, "rpicam-vid"),
+            stillBinary: join(bin, "rpicam-still"),
+            framerate: Math.min(config.camera.framerate, SIM_CAMERA_MAX_FPS),
+          },
+          { clock, log: log.child("camera"), env: { PICLAW_SIM_SOCKET: socket } },
+        );
+      } else {
+        // The real camera (camera.vidBinary); it fails here when the daemon holds it: the fix says so.
+        camera = createCamera(config.camera, { clock, log: log.child("camera"), env: process.env });
+      }
       const what = simulated ? "simulated camera (rpicam-vid stand-in)" : "camera";
       return cameraCheck(
         camera,
@@ -118,8 +134,11 @@ export async function doctorCommand(loaded: LoadedConfig, deps: DoctorCommandDep
       simulated,
       expected: () =>
         stack
-          ? { rigProfile: stack.rig.profile.name, phoneModel: stack.rig.phone.geometry.name }
-          : { rigProfile: config.rig.profile, phoneModel: config.sim.phone.model },
+          ? { rigProfile: stack.profile.name, phoneModel: stack.phoneGeometry.name }
+          : {
+              rigProfile: config.rig.profile,
+              phoneModel: simulated ? config.sim.phone.model : config.phone.model,
+            },
     }),
     visionCheck(
       () =>
@@ -127,18 +146,23 @@ export async function doctorCommand(loaded: LoadedConfig, deps: DoctorCommandDep
           fonts: new FontBook(),
           clock,
           // Only sizes the pipeline's output; the models load the same for any phone.
-          screenPx: stack ? stack.rig.phone.geometry.screenPx : IPHONE_61.screenPx,
+          screenPx: stack ? stack.phoneGeometry.screenPx : IPHONE_61.screenPx,
         }),
       now,
     ),
-    providerCheck(providerBaseUrl(config.agent), fetchFn, 5000),
+    providerCheck(
+      providerBaseUrl(config.agent),
+      fetchFn,
+      5000,
+      missingKey(config.agent, deps.env ?? process.env, stateDir),
+    ),
     clockCheck(deps.ntpSynchronized ?? timedatectlNtp),
   ];
   try {
     return (await runDoctor(checks, deps.write)).exitCode;
   } finally {
     await (control as SimControlServer | null)?.stop().catch(() => undefined);
-    await (stack as SimRigStack | null)?.stop().catch(() => undefined);
+    await (stack as RigStack | null)?.stop().catch(() => undefined);
     rmSync(scratch, { recursive: true, force: true });
   }
 }
@@ -157,15 +181,19 @@ export function healthUrl(host: string, port: number): string | null {
   return `http://${h}:${port}/healthz`;
 }
 
-/**
- * The provider's base URL from the `agent` config section, which another part of PiClaw defines: looks
- * for `agent.provider.baseUrl` or `agent.baseUrl` and returns null when neither is a string.
- */
-export function providerBaseUrl(agent: unknown): string | null {
-  const section = (agent ?? {}) as { baseUrl?: unknown; provider?: { baseUrl?: unknown } | unknown };
-  const nested = (section.provider ?? {}) as { baseUrl?: unknown };
-  const url = nested.baseUrl ?? section.baseUrl;
-  return typeof url === "string" && url.length > 0 ? url : null;
+/** The active provider's base URL (`agent.providers[agent.provider].baseUrl`). */
+export function providerBaseUrl(agent: AgentConfig): string | null {
+  return activeProvider(agent).settings.baseUrl || null;
+}
+
+/** Why the agent has no API key (it is then off), or null when the key resolves. Never the key itself. */
+export function missingKey(agent: AgentConfig, env: NodeJS.ProcessEnv, stateDir: string): string | null {
+  try {
+    resolveApiKey(activeProvider(agent).settings, env, stateDir);
+    return null;
+  } catch (err) {
+    return errorMessage(err);
+  }
 }
 
 function statfsSpace(path: string): DiskSpace {

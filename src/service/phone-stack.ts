@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import type { BridgeHandle } from "../bridge/adapters.js";
 import {
   bundlePaths,
   type CalibrationBundle,
@@ -16,7 +17,6 @@ import type { MotionController } from "../rig/controller.js";
 import type { PhoneOwner } from "../rig/owner.js";
 import { cameraScreenFrames, type ScreenFrameSource } from "../runtime/frames.js";
 import { FontBook } from "../sim/render/text.js";
-import type { SimRig } from "../sim/rig.js";
 import type { WakeStep } from "../tools/context.js";
 import { resolvePasscode } from "../tools/passcode.js";
 import { type PhoneIo, SimPhoneIo } from "../tools/phone-io.js";
@@ -29,21 +29,26 @@ import { projectRoot } from "../util/paths.js";
 import { seededRandom } from "../util/random.js";
 import { createVision, type VisionStack } from "../vision/create.js";
 import type { ScreenView } from "../vision/pipeline.js";
+import { hardwarePhoneIo } from "./hardware-phone.js";
+import type { RigStack } from "./rig-stack.js";
 
 export interface PhoneStackDeps {
   config: PiclawConfig;
   stateDir: string;
   /** Folder relative paths in the config are resolved against (the config file's). */
   baseDir: string;
-  rig: SimRig;
+  /** The started rig (simulated or real): its profile, phone geometry and, on the sim, the SimRig. */
+  rig: RigStack;
   motion: MotionController;
   owner: PhoneOwner;
-  /** The simulator's control socket: the rpicam stand-ins read frames of the live rig through it. */
-  simSocket: string;
+  /** The simulator's control socket: the rpicam stand-ins read frames of the live rig through it (sim only). */
+  simSocket: string | null;
+  /** The phone-side bridge when `bridge.enabled` (a real phone's clipboard and screenshots); else null. */
+  bridge?: BridgeHandle | null;
   clock: Clock;
   log: Logger;
   env: NodeJS.ProcessEnv;
-  /** Clipboard and screenshots on the phone; default: the simulated phone's (SimPhoneIo). */
+  /** Clipboard and screenshots on the phone; default: the simulated phone's, or the bridge on hardware. */
   phoneIo?: PhoneIo;
   /** What send_to_clipboard tells the model about pasting, when `phoneIo` needs another way. */
   pasteHint?: string;
@@ -79,7 +84,7 @@ export class PhoneToolStack {
     const log = this.deps.log.child("tools");
     const passcode = resolvePasscode(config, { env, baseDir: this.deps.baseDir });
     this.deps.log.addSecret(passcode.value);
-    const sim = config.rig.backend === "sim";
+    const sim = rig.sim;
     const bin = join(projectRoot(), "bin", "sim");
     const cameraConfig = sim
       ? {
@@ -97,11 +102,12 @@ export class PhoneToolStack {
     const camera = createCamera(cameraConfig, {
       clock,
       log: this.deps.log.child("camera"),
-      env: { PICLAW_SIM_SOCKET: this.deps.simSocket },
+      // The real rpicam binaries get the daemon's environment; the stand-ins the simulator's socket.
+      env: sim ? { PICLAW_SIM_SOCKET: this.deps.simSocket ?? "" } : env,
     });
     this.camera = camera;
     const [vision] = await Promise.all([
-      createVision(config, { fonts: new FontBook(), clock, screenPx: rig.phone.geometry.screenPx }),
+      createVision(config, { fonts: new FontBook(), clock, screenPx: rig.phoneGeometry.screenPx }),
       camera.start(),
     ]);
     this.vision = vision;
@@ -119,17 +125,35 @@ export class PhoneToolStack {
     const wake: WakeStep | null = sim
       ? {
           description: "pressed the side button, the simulated rig's stand-in for tap to wake",
-          wake: async () => rig.phone.pressSideButton(),
+          wake: async () => sim.phone.pressSideButton(),
         }
       : null;
+    const motion = this.deps.motion;
+    const io = sim
+      ? { phoneIo: new SimPhoneIo(sim) }
+      : hardwarePhoneIo({
+          bridge: this.deps.bridge ?? null,
+          phone: config.phone,
+          log,
+          arm: {
+            builder: () => session.builder(this.abort.signal),
+            check: (program) => session.check(program),
+            run: (program) => motion.run(program, this.abort.signal),
+            park: async () => {
+              await motion.park();
+              session.markRested();
+            },
+          },
+        });
+    const pasteHint = this.deps.pasteHint ?? io.pasteHint;
     this.tools = createPhoneTools({
       session,
-      phoneIo: this.deps.phoneIo ?? new SimPhoneIo(rig),
+      phoneIo: this.deps.phoneIo ?? io.phoneIo,
       passcode: () => passcode.value,
       wake,
       sleep,
       settleMs: config.tools.settleMs,
-      ...(this.deps.pasteHint ? { pasteHint: this.deps.pasteHint } : {}),
+      ...(pasteHint ? { pasteHint } : {}),
     });
     const problem = this.loadBundle(session);
     if (problem === null) {
@@ -161,7 +185,7 @@ export class PhoneToolStack {
     return cameraScreenFrames({
       camera,
       bundle: () => this.session?.currentBundle ?? null,
-      screenPx: this.deps.rig.phone.geometry.screenPx,
+      screenPx: this.deps.rig.phoneGeometry.screenPx,
       width,
     });
   }
@@ -188,17 +212,20 @@ export class PhoneToolStack {
         ? "no calibration bundle"
         : `the calibration bundle is unusable (${errorMessage(err)})`;
     }
-    if (bundle.rigProfile !== rig.profile.name || bundle.phone.model !== rig.phone.geometry.name)
-      return `the calibration bundle is for ${bundle.rigProfile} / ${bundle.phone.model}, not ${rig.profile.name} / ${rig.phone.geometry.name}`;
+    const phoneModel = rig.phoneGeometry.name;
+    if (bundle.rigProfile !== rig.profile.name || bundle.phone.model !== phoneModel)
+      return `the calibration bundle is for ${bundle.rigProfile} / ${bundle.phone.model}, not ${rig.profile.name} / ${phoneModel}`;
     session.setCalibration(bundle);
     return null;
   }
 
   /** The first-start calibration of the simulated rig, under the arm's lease. */
   private async calibrate(session: RigSession, log: Logger): Promise<void> {
-    const { config, rig, clock, owner, stateDir } = this.deps;
+    const { config, clock, owner, stateDir } = this.deps;
+    const rig = this.deps.rig.sim;
     const camera = this.camera;
     if (!camera) throw new PiclawError("TOOLS_NOT_STARTED", "the camera is not started");
+    if (!rig) throw new PiclawError("NOT_CALIBRATED", "only the simulated rig calibrates at start");
     const signal = this.abort.signal;
     const lease = await owner.acquire({
       priority: config.arm.classes[0] ?? "local",

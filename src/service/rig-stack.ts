@@ -4,9 +4,11 @@ import { MotionController } from "../rig/controller.js";
 import { GpioBackend } from "../rig/gpio/backend.js";
 import { GrblBackend } from "../rig/grbl/index.js";
 import type { MotionBackend } from "../rig/motion.js";
+import type { RigProfile } from "../rig/profile.js";
 import { type SimGrblLink, startSimGrblLink } from "../sim/gantry/grbl-link.js";
 import { createPigpioFake } from "../sim/gantry/pigpio-fake.js";
 import { SimRig } from "../sim/rig.js";
+import type { PhoneGeometry } from "../sim/types.js";
 import type { Clock } from "../util/clock.js";
 
 /** The simulated Pi's sysfs GPIO base (a Pi 4 on a ≥6.6 kernel). */
@@ -20,12 +22,33 @@ export interface RigStackDeps {
 }
 
 /**
+ * The rig as the daemon, doctor and calibration see it, simulated or real: a started motion controller
+ * over the profile's back-end, and the phone's geometry. `start()` leaves the controller referenced
+ * (homed or parked origin) or throws a PiclawError naming the config key to fix; `stop()` lifts, parks
+ * and releases every handle, and is safe after a failed or partial start.
+ */
+export interface RigStack {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** The motion controller (throws before `start()`). */
+  readonly motion: MotionController;
+  /** The rig profile in use (`rig.profile`). */
+  readonly profile: RigProfile;
+  /** The phone on the bed (throws before `start()` on the simulated rig). */
+  readonly phoneGeometry: PhoneGeometry;
+  /** The simulated rig behind a `sim` back-end; null on hardware. */
+  readonly sim: SimRig | null;
+  /** How the back-end reaches the gantry, for logs and `piclaw doctor` ("" before start). */
+  readonly transport: string;
+}
+
+/**
  * The simulated appliance's hardware side, assembled the way a Pi's is: the motion controller drives a
  * real back-end (the GRBL driver over a serial tty, or the GPIO driver over a pigpio-shaped module), and
  * only the far side of that boundary is simulated (a GRBL board on a pty, or pigpio executing waves), so
  * every gesture crosses the same protocol a real rig does before it becomes a touch on the phone.
  */
-export class SimRigStack {
+export class SimRigStack implements RigStack {
   private rigInstance: SimRig | null = null;
   private motionInstance: MotionController | null = null;
   private link: SimGrblLink | null = null;
@@ -78,6 +101,18 @@ export class SimRigStack {
   get motion(): MotionController {
     if (!this.motionInstance) throw new Error("SimRigStack not started");
     return this.motionInstance;
+  }
+
+  get profile(): RigProfile {
+    return this.rig.profile;
+  }
+
+  get phoneGeometry(): PhoneGeometry {
+    return this.rig.phone.geometry;
+  }
+
+  get sim(): SimRig {
+    return this.rig;
   }
 
   private async backendFor(rig: SimRig): Promise<MotionBackend> {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { bboxSchema } from "./args.js";
 
 /**
  * Config sections of the phone tools: `phone` (the phone being operated; its passcode is a secret) and
@@ -20,6 +21,32 @@ export const phoneConfigSchema = z
       .optional()
       .describe(
         "File whose first line is the passcode (keep it mode 0600; relative to the config file). Wins over `passcode`; `PICLAW_PHONE_PASSCODE` wins over both.",
+      ),
+    model: z
+      .enum(["iphone-6.1"])
+      .default("iphone-6.1")
+      .describe(
+        "Geometry of the real phone (`rig.backend: hardware`; 6.1-inch: 1170×2532 px). The simulated rig uses `sim.phone.model`.",
+      ),
+    screenshotTap: z
+      .strictObject({
+        assistiveTouch: bboxSchema.describe(
+          "Box [left, top, right, bottom] (0–1 screen fractions) of the AssistiveTouch button; the stylus taps its centre.",
+        ),
+        menuItem: bboxSchema.describe(
+          "Box (0–1 screen fractions) of the AssistiveTouch menu item that runs the screenshot-upload Shortcut.",
+        ),
+        menuWaitMs: z
+          .number()
+          .int()
+          .min(0)
+          .max(5000)
+          .default(700)
+          .describe("Wait between the two taps, while the AssistiveTouch menu opens (ms)."),
+      })
+      .optional()
+      .describe(
+        "How `screenshot` makes a real phone (`rig.backend: hardware`) capture itself: the stylus taps the AssistiveTouch button, then the menu item running a Shortcut that takes a screenshot and uploads it to the bridge. Absent: `screenshot` waits for an upload started some other way (Back Tap, a Shortcut automation).",
       ),
   })
   .describe("The phone PiClaw operates.");

@@ -75,6 +75,15 @@ export class GrblSim {
   private homing = false;
   private reports = 0;
   private lastWco = "";
+  /**
+   * When each complete line waiting in `rx` arrived, and when the last synchronised command (spindle
+   * change, dwell) ended, in gantry time. A real board runs a line the moment the previous one is done,
+   * even if this process was busy then: so M5 after `G4 P0.08` lifts exactly 80 ms after the dwell
+   * began, not whenever the event loop got round to it (a stall must not turn a tap into a long press).
+   */
+  private lineStamps: number[] = [];
+  private syncedAt = Number.NEGATIVE_INFINITY;
+  private lineAt = 0;
   readonly stats: GrblSimStats = { lines: [], replies: 0, maxUnackedBytes: 0, rxOverflows: 0 };
 
   constructor(private readonly options: GrblSimOptions) {}
@@ -118,7 +127,10 @@ export class GrblSim {
         this.unacked++;
         this.stats.maxUnackedBytes = Math.max(this.stats.maxUnackedBytes, this.unacked);
         if (this.rx.length >= RX_BUFFER) this.stats.rxOverflows++;
-        else this.rx += String.fromCharCode(b);
+        else {
+          this.rx += String.fromCharCode(b);
+          if (b === 0x0a || b === 0x0d) this.lineStamps.push(this.now());
+        }
       }
     }
     void this.pump();
@@ -170,6 +182,7 @@ export class GrblSim {
         if (nl < 0) break;
         const line = this.rx.slice(0, nl);
         this.rx = this.rx.slice(nl + 1);
+        this.lineAt = Math.max(this.lineStamps.shift() ?? this.now(), this.syncedAt);
         this.stats.lines.push(line);
         const reply = await this.execute(line);
         if (epoch !== this.epoch) return;
@@ -252,17 +265,19 @@ export class GrblSim {
     if (w.S !== undefined) this.spindleS = w.S;
     // GRBL's order of execution: feed, spindle (synchronised), dwell, modes, offsets, motion.
     if (b.spindle !== undefined || (w.S !== undefined && this.spindleOn)) {
-      const arrived = this.now();
+      const arrived = this.lineAt;
       await this.motionDone();
       const at = Math.max(arrived, this.options.gantry.motionEndMs());
+      this.syncedAt = at;
       this.spindleOn = b.spindle !== undefined ? b.spindle === "cw" : this.spindleOn;
       this.options.gantry.setStylus(this.spindleOn && this.spindleS > 0, at);
     }
     if (b.nonModal === "G4") {
       if (w.P === undefined) return 28;
-      const arrived = this.now();
+      const arrived = this.lineAt;
       await this.motionDone();
       const end = Math.max(arrived, this.options.gantry.motionEndMs()) + w.P * 1000;
+      this.syncedAt = end;
       await this.until(() => this.now() >= end);
     }
     if (b.distance) this.relative = b.distance === "relative";
@@ -384,6 +399,8 @@ export class GrblSim {
     this.spindleOn = false;
     this.spindleS = 0;
     this.rx = "";
+    this.lineStamps = [];
+    this.syncedAt = Number.NEGATIVE_INFINITY;
     this.unacked = 0;
     this.motionMode = 0;
     this.relative = false;
