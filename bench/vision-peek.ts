@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
 import { parseConfig } from "../src/config/load.js";
@@ -9,9 +9,10 @@ import { createVision } from "../src/vision/create.js";
 
 /**
  * The peek path alone, in a process of its own so its resident memory is the appliance's, not the
- * simulator's: camera JPEG → decode → rectify → OCR ∥ detector → listing → annotated JPEG.
+ * simulator's: camera JPEG → decode → rectify → OCR + detector → listing → annotated JPEG.
  * Usage: node dist/bench/vision-peek.js DIR [rounds] — DIR holds NNN.jpg + NNN.json ({screenToCamera}).
- * Prints one JSON line: per-stage medians, all totals, peak RSS.
+ * Prints one JSON line: per-stage medians, all totals, the process's CPU time per peek (all threads;
+ * steadier than wall time on a shared machine), peak RSS.
  */
 const dir = process.argv[2];
 if (!dir) throw new Error("usage: vision-peek DIR [rounds]");
@@ -32,14 +33,31 @@ const vision = await createVision(config, { fonts: new FontBook(), clock, screen
 const first = frames[0];
 if (first) await vision.pipeline.fromCamera(first.jpeg, first.h); // warm-up: first-run allocations
 const totals: number[] = [];
+const cpuMs: number[] = [];
 const stages: Record<string, number[]> = { decode: [], rectify: [], recognise: [], annotate: [] };
 for (let r = 0; r < rounds; r++)
   for (const f of frames) {
+    const cpu0 = process.cpuUsage();
     const v = await vision.pipeline.fromCamera(f.jpeg, f.h);
+    const cpu = process.cpuUsage(cpu0);
+    cpuMs.push((cpu.user + cpu.system) / 1000);
     totals.push(v.timings.total);
     for (const k of Object.keys(stages)) stages[k]?.push(v.timings[k as keyof typeof v.timings]);
   }
 await vision.close();
+/**
+ * This process's peak resident set in MB. Linux keeps `getrusage`'s maxRSS across exec, and Node
+ * forks its children, so `resourceUsage().maxRSS` of a child reports the parent's peak when that was
+ * larger (the bench's parent holds 50 simulated screens: up to ~830 MB was reported this way). VmHWM
+ * belongs to the exec'd process alone.
+ */
+function peakRssMb(): number {
+  if (existsSync("/proc/self/status")) {
+    const hwm = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync("/proc/self/status", "utf8"));
+    if (hwm?.[1]) return Number(hwm[1]) / 1024;
+  }
+  return process.resourceUsage().maxRSS / 1024;
+}
 const median = (xs: number[]): number =>
   [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 process.stdout.write(
@@ -47,6 +65,7 @@ process.stdout.write(
     n: totals.length,
     totals,
     medians: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, median(v)])),
-    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    cpuMsMedian: median(cpuMs),
+    peakRssMb: peakRssMb(),
   })}\n`,
 );

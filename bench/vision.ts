@@ -37,6 +37,7 @@ export async function visionBench(screens = 50): Promise<string[]> {
       n: number;
       totals: number[];
       medians: Record<string, number>;
+      cpuMsMedian: number;
       peakRssMb: number;
     };
     const sorted = [...peek.totals].sort((a, b) => a - b);
@@ -46,7 +47,7 @@ export async function visionBench(screens = 50): Promise<string[]> {
       `peek path (2304×1296 JPEG → listing + annotated JPEG), n=${peek.n}: median ${q(0.5).toFixed(0)} ms, p10 ${q(0.1).toFixed(0)}, p90 ${q(0.9).toFixed(0)} (goal ≤ 300 ms)`,
       `  stage medians: ${Object.entries(peek.medians)
         .map(([k, v]) => `${k} ${v.toFixed(0)} ms`)
-        .join(", ")}`,
+        .join(", ")}; CPU time per peek (all threads) ${peek.cpuMsMedian.toFixed(0)} ms`,
       `  peak RSS of the vision process: ${peek.peakRssMb.toFixed(0)} MB (goal ≤ 300 MB)`,
     );
     const vision = await createVision(parseConfig({}), {

@@ -1,7 +1,7 @@
 import type { Mat3 } from "../geometry/homography.js";
 import type { FontBook } from "../sim/render/text.js";
 import type { Clock } from "../util/clock.js";
-import { type AnnotateOptions, annotateScreen, DEFAULT_ANNOTATE_OPTIONS } from "./annotate.js";
+import { type AnnotateOptions, DEFAULT_ANNOTATE_OPTIONS, ScreenAnnotator } from "./annotate.js";
 import {
   buildListing,
   DEFAULT_LISTING_OPTIONS,
@@ -14,8 +14,9 @@ import type { ObjectDetector, OcrEngine, RgbImage } from "./types.js";
 
 /**
  * The path from a picture of the phone to what the agent reads: rectify the camera frame into the
- * screen rectangle, run OCR and the UI detector on it (concurrently: they are independent native
- * sessions), merge both into the listing, and draw the numbered boxes on the image the model sees.
+ * screen rectangle, run OCR and the UI detector on it, merge both into the listing, and draw the
+ * numbered boxes on the image the model sees. (onnxruntime-node runs a session synchronously on the JS
+ * thread, so the two models take turns; each run spreads over the cores with intra-op threads.)
  * A screenshot skips rectification: it already is the screen.
  */
 export interface ScreenView {
@@ -53,10 +54,14 @@ export interface VisionDeps {
 }
 
 export class VisionPipeline {
+  private readonly annotator: ScreenAnnotator;
+
   constructor(
     private readonly deps: VisionDeps,
     private readonly options: VisionOptions = DEFAULT_VISION_OPTIONS,
-  ) {}
+  ) {
+    this.annotator = new ScreenAnnotator(deps.fonts, options.annotate);
+  }
 
   /** Size of the rectified screen image. */
   get rectifiedSize(): { width: number; height: number } {
@@ -93,12 +98,12 @@ export class VisionPipeline {
     screen: RgbImage,
     t: { decode: number; rectify: number; start: number },
   ): Promise<ScreenView> {
-    const { ocr, detector, fonts, clock } = this.deps;
+    const { ocr, detector, clock } = this.deps;
     const t0 = clock.now();
     const [text, objects] = await Promise.all([ocr.recognize(screen), detector.detect(screen)]);
     const entries = buildListing(text, objects, this.options.listing);
     const t1 = clock.now();
-    const image = await annotateScreen(screen, entries, fonts, this.options.annotate);
+    const image = await this.annotator.annotate(screen, entries);
     const t2 = clock.now();
     return {
       screen,

@@ -46,7 +46,13 @@ export const detectorConfigSchema = z
       .max(10_000)
       .default(300)
       .describe("At most this many objects per image."),
-    threads: z.number().int().min(1).max(16).default(2).describe("ONNX Runtime intra-op threads."),
+    threads: z
+      .number()
+      .int()
+      .min(0)
+      .max(16)
+      .default(0)
+      .describe("ONNX Runtime intra-op threads; 0 = one per available CPU core, at most 4."),
   })
   .describe("On-device UI-element detector (icons, text blocks, controls).");
 

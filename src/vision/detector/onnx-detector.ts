@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { InferenceSession, Tensor } from "onnxruntime-node";
 import { errorMessage, PiclawError } from "../../util/errors.js";
+import { inferenceThreads } from "../threads.js";
 import type { DetectedObject, ObjectDetector, RgbImage } from "../types.js";
 import { type DetectorOptions, detectorConfigSchema, resolveModelPath } from "./config.js";
 import { decodeDetections } from "./decode.js";
@@ -46,11 +47,13 @@ export class OnnxDetector implements ObjectDetector {
     let session: InferenceSession;
     try {
       session = await InferenceSession.create(this.modelPath, {
-        intraOpNumThreads: this.options.threads,
+        intraOpNumThreads: inferenceThreads(this.options.threads),
         interOpNumThreads: 1,
         graphOptimizationLevel: "all",
         // The input size is fixed, so the arena buys little speed but keeps its peak resident.
         enableCpuMemArena: false,
+        // Pool threads that spin after a run take a core from the OCR run that follows (as in ocr/index.ts).
+        extra: { session: { intra_op: { allow_spinning: "0" } } },
       });
     } catch (err) {
       throw new PiclawError(

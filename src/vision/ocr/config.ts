@@ -55,11 +55,11 @@ export const ocrConfigSchema = z
     threads: z
       .number()
       .int()
-      .min(1)
+      .min(0)
       .max(16)
-      .default(1)
+      .default(0)
       .describe(
-        "ONNX Runtime intra-op threads per model. 1 leaves the other core to the UI detector, which the pipeline runs at the same time; more only helps on an otherwise idle machine.",
+        "ONNX Runtime intra-op threads per OCR model; 0 = one per available CPU core, at most 4. onnxruntime-node runs models one at a time on the JS thread (OCR and the UI detector never overlap), so each run may use every core.",
       ),
     memoryArena: z
       .boolean()

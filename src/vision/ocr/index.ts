@@ -1,4 +1,5 @@
 import * as ort from "onnxruntime-node";
+import { inferenceThreads } from "../threads.js";
 import type { OcrEngine } from "../types.js";
 import { type OcrOptions, type OcrOptionsInput, ocrConfigSchema } from "./config.js";
 import { loadDictionary, readModel, resolveModelPaths } from "./models.js";
@@ -12,7 +13,7 @@ export { PaddleOcrEngine, type PaddleOcrParts } from "./paddle-engine.js";
 /** ONNX Runtime session options for the OCR models. */
 function sessionOptions(options: OcrOptions): ort.InferenceSession.SessionOptions {
   return {
-    intraOpNumThreads: options.threads,
+    intraOpNumThreads: inferenceThreads(options.threads),
     interOpNumThreads: 1,
     executionMode: "sequential",
     graphOptimizationLevel: "all",

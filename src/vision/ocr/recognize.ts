@@ -11,7 +11,10 @@ export const REC_HEIGHT = 48;
 /** Widest crop sent to the recogniser (ratio 40:1); wider lines are squeezed, not cut. */
 export const REC_MAX_WIDTH = REC_HEIGHT * 40;
 
-/** Width (a multiple of 4) a crop of `box` takes at `REC_HEIGHT`, aspect kept. */
+/**
+ * Width (a multiple of 4) a crop of `box` takes at `REC_HEIGHT`, aspect kept. (Squeezing crops
+ * horizontally was measured: ×0.85 saved ~10% OCR CPU but raised English CER from 4.3% to 5.7%.)
+ */
 export function recognitionWidth(box: PixelBox): number {
   const w = box.x1 - box.x0;
   const h = Math.max(1, box.y1 - box.y0);

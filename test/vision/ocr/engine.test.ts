@@ -157,7 +157,7 @@ describe("PaddleOcrEngine on simulated phone screens", () => {
 describe("ocrConfigSchema", () => {
   it("fills every default and rejects unknown keys and out-of-range values", () => {
     const d = ocrConfigSchema.parse({});
-    expect(d).toMatchObject({ detectionWidth: 320, threads: 1, minConfidence: 0.7, stripChevrons: true });
+    expect(d).toMatchObject({ detectionWidth: 320, threads: 0, minConfidence: 0.7, stripChevrons: true });
     expect(d.detModelPath).toBeUndefined();
     expect(() => ocrConfigSchema.parse({ detectonWidth: 400 })).toThrow();
     expect(() => ocrConfigSchema.parse({ minConfidence: 2 })).toThrow();
