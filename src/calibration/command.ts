@@ -1,14 +1,12 @@
 import { dirname } from "node:path";
 import type { LoadedConfig } from "../config/load.js";
 import type { Logger } from "../log/logger.js";
-import { SimRigStack } from "../service/rig-stack.js";
 import type { Clock } from "../util/clock.js";
-import { PiclawError } from "../util/errors.js";
 import { seededRandom } from "../util/random.js";
 import { bundlePaths, readBundle, writeBundle, writeFailedBundle } from "./bundle.js";
 import type { CalibrationOptions } from "./config.js";
+import { type CalibrationRigDeps, startHardwareCalibrationRig, startSimCalibrationRig } from "./rig-setup.js";
 import { type CalibrationRunDeps, checkCalibration, runCalibration } from "./run.js";
-import { SimPhoneAgent } from "./sim-agent.js";
 import { fmtMm } from "./taps.js";
 
 export interface CalibrateCommandDeps {
@@ -20,11 +18,18 @@ export interface CalibrateCommandDeps {
   options?: CalibrationOptions;
   /** Seed of the validation targets; default from the clock, printed so a run can be repeated. */
   seed?: number;
+  /** Environment of the real camera's capture program (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+  /** Real rig: how long to wait for a paired phone with the bridge page open (default 120 s). */
+  pageWaitMs?: number;
 }
 
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
- * `piclaw calibrate [--check]` against the configured rig (the simulated rig today: a SimRigStack with a
- * real motion driver). Prints one line per step; returns the exit code (0 = PASS, 1 = FAIL).
+ * `piclaw calibrate [--check]` against the configured rig: the simulated one (a SimRigStack with a real
+ * motion driver), or the real one (`rig.backend: hardware`: motion board, camera, and the phone's bridge
+ * page showing the pattern; the daemon must not be running). Prints one line per step; returns the exit code (0 = PASS, 1 = FAIL).
  * Calibrate writes `<stateDir>/calibration/bundle.json` on PASS (the old one kept as bundle.prev.json)
  * and `bundle.failed.json` on FAIL; `--check` re-validates the stored bundle and writes nothing.
  */
@@ -34,14 +39,6 @@ export async function calibrateCommand(
   deps: CalibrateCommandDeps,
 ): Promise<number> {
   const { config, stateDir } = loaded;
-  // Only the simulated rig calibrates from the CLI today; on a real rig this would calibrate a simulated
-  // one and write a bundle the real rig would then trust (same profile and phone names).
-  if (config.rig.backend !== "sim")
-    throw new PiclawError(
-      "CALIBRATE_UNSUPPORTED",
-      "rig.backend: hardware: `piclaw calibrate` only drives the simulated rig so far (real-rig calibration through the bridge page is not wired yet)",
-      { key: "rig.backend" },
-    );
   const options = deps.options ?? config.calibration;
   const say = (line: string): void => deps.write(`${line}\n`);
   const started = deps.clock.now();
@@ -49,25 +46,35 @@ export async function calibrateCommand(
   // Read the bundle before starting the rig, so a missing or corrupt one fails fast.
   const stored = check ? readBundle(bundlePaths(stateDir).current) : null;
   const baseDir = loaded.path ? dirname(loaded.path) : process.cwd();
-  const stack = new SimRigStack(config, { clock: deps.clock, log: deps.log, cwd: baseDir });
   say(`starting the rig (${config.rig.backend}, profile ${config.rig.profile})`);
-  await stack.start();
+  const rigDeps: CalibrationRigDeps = {
+    clock: deps.clock,
+    log: deps.log,
+    cwd: baseDir,
+    stateDir,
+    sleep,
+    say,
+    ...(deps.env ? { env: deps.env } : {}),
+    ...(deps.pageWaitMs !== undefined ? { pageWaitMs: deps.pageWaitMs } : {}),
+  };
+  const rig =
+    config.rig.backend === "hardware"
+      ? await startHardwareCalibrationRig(config, rigDeps)
+      : await startSimCalibrationRig(config, rigDeps);
   try {
-    const rig = stack.rig;
-    const cam = config.sim.camera;
     const runDeps: CalibrationRunDeps = {
-      motion: stack.motion,
-      agent: new SimPhoneAgent(rig.phone),
+      motion: rig.motion,
+      agent: rig.agent,
       clock: deps.clock,
-      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      sleep,
       random: seededRandom(seed),
-      glassMm: rig.phone.geometry.glassMm,
+      glassMm: rig.glassMm,
       report: say,
-      grabFrame: () => rig.captureFrame({ width: cam.width, height: cam.height }),
-      rigProfile: rig.profile.name,
-      phoneModel: rig.phone.geometry.name,
+      grabFrame: rig.grabFrame,
+      rigProfile: rig.rigProfile,
+      phoneModel: rig.phoneModel,
     };
-    say(`rig ready: ${stack.transport}; random seed ${seed}`);
+    say(`rig ready: ${rig.transport}; random seed ${seed}`);
     if (stored) {
       say(`checking ${bundlePaths(stateDir).current} (created ${stored.createdAt})`);
       const result = await checkCalibration(runDeps, stored, options);
@@ -90,7 +97,7 @@ export async function calibrateCommand(
       );
     return result.passed ? 0 : 1;
   } finally {
-    await stack.stop();
+    await rig.stop();
   }
 }
 

@@ -2,10 +2,13 @@ import type { Trigger } from "../agent/ports.js";
 import type { Logger } from "../log/logger.js";
 import type { Clock } from "../util/clock.js";
 import type { RgbImage } from "../vision/types.js";
+import { type Grey, greyGrid } from "../vision/verdict.js";
 import { ScreenWatcher, type WatchEvent } from "../vision/watcher.js";
 import type { PollConfig, PollZone } from "./config.js";
 import type { ScreenFrameSource } from "./frames.js";
 import type { TriggerHook } from "./hooks.js";
+
+export { greyGrid };
 
 /** Width of the grey grid the local pre-filter compares (cells); a badge is ~4 cells wide. */
 export const POLL_GRID_WIDTH = 64;
@@ -21,11 +24,7 @@ export interface PollHookDeps {
 }
 
 /** A grey image, area-averaged down to a grid (raw levels 0–255, no normalisation). */
-interface Grid {
-  w: number;
-  h: number;
-  v: Float32Array;
-}
+type Grid = Grey;
 
 interface ZoneState {
   /** First sample at which ≥ minChangedFraction of the band differed from the settled screen. */
@@ -230,25 +229,4 @@ function maxCellDelta(a: Grid, b: Grid, rows: { start: number; end: number }): n
 
 function copyGrid(g: Grid): Grid {
   return { w: g.w, h: g.h, v: new Float32Array(g.v) };
-}
-
-/** Area-average grey (Rec. 601 luma) down to `w` cells wide, keeping the aspect. */
-export function greyGrid(image: RgbImage, w: number): Grid {
-  const h = Math.max(1, Math.round((image.height / image.width) * w));
-  const sums = new Float64Array(w * h);
-  const counts = new Uint32Array(w * h);
-  const sx = w / image.width;
-  const sy = h / image.height;
-  const d = image.data;
-  for (let y = 0; y < image.height; y++) {
-    const row = Math.min(h - 1, Math.floor(y * sy)) * w;
-    for (let x = 0, o = y * image.width * 3; x < image.width; x++, o += 3) {
-      const i = row + Math.min(w - 1, Math.floor(x * sx));
-      sums[i] = (sums[i] ?? 0) + 0.299 * (d[o] ?? 0) + 0.587 * (d[o + 1] ?? 0) + 0.114 * (d[o + 2] ?? 0);
-      counts[i] = (counts[i] ?? 0) + 1;
-    }
-  }
-  const v = new Float32Array(w * h);
-  for (let i = 0; i < v.length; i++) v[i] = (sums[i] ?? 0) / Math.max(1, counts[i] ?? 0);
-  return { w, h, v };
 }

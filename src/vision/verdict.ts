@@ -41,14 +41,18 @@ export const DEFAULT_VERDICT_OPTIONS: VerdictOptions = {
   maxShift: 3,
 };
 
-interface Grey {
+/** A small grey image: `w`×`h` cells, row-major values. */
+export interface Grey {
   w: number;
   h: number;
   v: Float32Array;
 }
 
-/** Area-average down to `w` wide, then normalise to mean 128 and a standard deviation of 48. */
-export function greySmall(image: RgbImage, w: number, ignoreTop: number): Grey {
+/**
+ * Area-average grey (Rec. 601 luma) down to `w` cells wide, keeping the aspect: the cheap statistics
+ * the change verdict and the runtime's poll hook both work on (no model run).
+ */
+export function greyGrid(image: RgbImage, w: number): Grey {
   const h = Math.max(1, Math.round((image.height / image.width) * w));
   const sums = new Float64Array(w * h);
   const counts = new Uint32Array(w * h);
@@ -64,15 +68,19 @@ export function greySmall(image: RgbImage, w: number, ignoreTop: number): Grey {
     }
   }
   const v = new Float32Array(w * h);
+  for (let i = 0; i < v.length; i++) v[i] = (sums[i] ?? 0) / Math.max(1, counts[i] ?? 0);
+  return { w, h, v };
+}
+
+/** `greyGrid`, then normalised to mean 128 and a standard deviation of 48 (rows below `ignoreTop`). */
+export function greySmall(image: RgbImage, w: number, ignoreTop: number): Grey {
+  const { h, v } = greyGrid(image, w);
   const top = Math.ceil(ignoreTop * h);
   let mean = 0;
   let n = 0;
-  for (let i = 0; i < v.length; i++) {
-    v[i] = (sums[i] ?? 0) / Math.max(1, counts[i] ?? 0);
-    if (i >= top * w) {
-      mean += v[i] ?? 0;
-      n++;
-    }
+  for (let i = top * w; i < v.length; i++) {
+    mean += v[i] ?? 0;
+    n++;
   }
   mean /= Math.max(1, n);
   let varSum = 0;

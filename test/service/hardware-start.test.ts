@@ -104,7 +104,7 @@ describe("rig.backend: hardware start failures", () => {
     }
   }, 60_000);
 
-  it("piclaw calibrate refuses a real rig instead of calibrating a simulated one in its place", async () => {
+  it("piclaw calibrate on a real rig needs the bridge (the phone shows the patterns) and says how to enable it", async () => {
     const stateDir = tempDir();
     const config = worldConfig(stateDir, { rig: { backend: "hardware", serialPath: "/dev/null" } });
     const lines: string[] = [];
@@ -114,10 +114,11 @@ describe("rig.backend: hardware start failures", () => {
       write: (text) => lines.push(text),
     });
     await expect(run).rejects.toMatchObject({
-      code: "CALIBRATE_UNSUPPORTED",
-      message: /^rig\.backend: hardware/,
+      code: "CALIBRATE_BRIDGE_DISABLED",
+      message: /^bridge\.enabled: /,
     });
-    expect(lines).toEqual([]);
+    // Refused before any rig part started: nothing reached the (non-existent) board.
+    expect(lines.join("")).not.toMatch(/markers|validation/);
   });
 
   it("piclaw doctor on a real rig without its board: motion FAILs naming rig.serialPath, the rest is not guessed", async () => {

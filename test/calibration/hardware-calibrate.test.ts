@@ -1,0 +1,215 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SerialPort } from "serialport";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bundlePaths, readBundle } from "../../src/calibration/bundle.js";
+import { calibrateCommand } from "../../src/calibration/command.js";
+import type { PiclawConfig } from "../../src/config/schema.js";
+import { SimControlServer } from "../../src/sim/control.js";
+import { type SimGrblLink, startSimGrblLink } from "../../src/sim/gantry/grbl-link.js";
+import { SimRig } from "../../src/sim/rig.js";
+import { systemClock } from "../../src/util/clock.js";
+import { PiclawError } from "../../src/util/errors.js";
+import { PageClient } from "../bridge/helpers.js";
+import { captureLog, worldConfig } from "../service/hardware-world.js";
+
+/**
+ * `piclaw calibrate` on `rig.backend: hardware` against a simulated world: the world's gantry behind the
+ * GRBL simulator on a pty (the command's `rig.serialPath`), its camera behind the rpicam stand-ins
+ * (PICLAW_SIM_SOCKET), and a stand-in for the phone's bridge page: it pairs with the code the command
+ * prints, draws every pattern the bridge sends on the world's phone, and reports the phone's touches.
+ */
+
+interface World {
+  world: SimRig;
+  link: SimGrblLink;
+  socket: string;
+  stateDir: string;
+  stop(): Promise<void>;
+}
+
+async function startWorld(): Promise<World> {
+  const stateDir = mkdtempSync(join(tmpdir(), "piclaw-hwcal-"));
+  const log = captureLog([]);
+  const world = SimRig.fromConfig(worldConfig(stateDir), { clock: systemClock, log, cwd: process.cwd() });
+  await world.start();
+  const link = await startSimGrblLink({ gantry: world.gantry, profile: world.profile, log });
+  const control = new SimControlServer(world, log);
+  const socket = await control.start(join(stateDir, "world.sock"));
+  return {
+    world,
+    link,
+    socket,
+    stateDir,
+    stop: async () => {
+      await control.stop().catch(() => undefined);
+      await link.stop().catch(() => undefined);
+      await world.stop();
+      rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The bridge page stand-in: pairs, mirrors the bridge's display onto the world's phone, reports touches. */
+class FakeBridgePage {
+  private running = true;
+  private loops: Promise<void>[] = [];
+  patternsShown = 0;
+  touchesSent = 0;
+
+  constructor(
+    private readonly page: PageClient,
+    private readonly world: SimRig,
+  ) {}
+
+  async open(code: string): Promise<void> {
+    const reply = await this.page.pair(code);
+    if (reply.status !== 200) throw new Error(`pairing failed: ${reply.text}`);
+    await this.page.hello(this.world.phone.geometry.screenPt);
+    this.loops = [this.mirrorDisplay(), this.reportTouches()];
+  }
+
+  /** Stops both loops and waits for them (before the world they drive stops). */
+  async close(): Promise<void> {
+    this.running = false;
+    await Promise.all(this.loops);
+  }
+
+  private async mirrorDisplay(): Promise<void> {
+    let version = 0;
+    let shownId = -1;
+    while (this.running) {
+      const view = await this.page.poll(version, 1000).catch(() => null);
+      if (view?.status !== 200) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        continue;
+      }
+      version = Number(view.body.version);
+      const display = view.body.display as { id: number; svg: string | null } | null;
+      if (!display || display.id === shownId) continue;
+      shownId = display.id;
+      this.world.phone.showPattern(display.svg);
+      if (display.svg) this.patternsShown++;
+      await this.page.post("/api/ack", { kind: "display", id: display.id }).catch(() => null);
+    }
+  }
+
+  /** Forwards each touch-down once it happened, in the page's own clock (performance.now()). */
+  private async reportTouches(): Promise<void> {
+    let since = this.world.gantry.now();
+    while (this.running) {
+      await new Promise((resolve) => setTimeout(resolve, 15));
+      const now = this.world.gantry.now();
+      const due = this.world.phone.touchReports(since).filter((t) => t.tMs <= now);
+      if (due.length === 0) continue;
+      since = (due.at(-1)?.tMs ?? now) + 0.001;
+      const pageNow = performance.now();
+      const touches = due.map((t) => ({ x: t.x, y: t.y, tMs: Math.max(0, pageNow - (now - t.tMs)) }));
+      await this.page
+        .post("/api/touches", { sentAtMs: pageNow, fullScreen: true, touches })
+        .catch(() => null);
+      this.touchesSent += touches.length;
+    }
+  }
+}
+
+function hardwareConfig(w: World, bridge: Record<string, unknown>): PiclawConfig {
+  return worldConfig(w.stateDir, {
+    rig: { backend: "hardware", serialPath: w.link.devicePath },
+    bridge: { host: "127.0.0.1", port: 0, ...bridge },
+  });
+}
+
+describe("piclaw calibrate on rig.backend: hardware (simulated world, bridge page stand-in)", () => {
+  let w: World;
+
+  beforeAll(async () => {
+    w = await startWorld();
+  }, 60_000);
+
+  afterAll(async () => {
+    await w?.stop();
+  });
+
+  it("refuses without the bridge, naming bridge.enabled", async () => {
+    const lines: string[] = [];
+    const err = await calibrateCommand(
+      { config: hardwareConfig(w, { enabled: false }), path: null, stateDir: w.stateDir },
+      false,
+      { clock: systemClock, log: captureLog([]), write: (t) => lines.push(t) },
+    ).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PiclawError);
+    expect((err as PiclawError).code).toBe("CALIBRATE_BRIDGE_DISABLED");
+    expect((err as PiclawError).message).toMatch(
+      /^bridge\.enabled: .*bridge\.enabled: true.*piclaw bridge pair/,
+    );
+  });
+
+  it("hands out a pair code and gives up, saying what to do, when no phone pairs", async () => {
+    const lines: string[] = [];
+    const err = await calibrateCommand(
+      { config: hardwareConfig(w, { enabled: true }), path: null, stateDir: w.stateDir },
+      false,
+      { clock: systemClock, log: captureLog([]), write: (t) => lines.push(t), pageWaitMs: 300 },
+    ).catch((e: unknown) => e);
+    expect(lines.join("")).toMatch(
+      /no phone is paired: open http:\/\/127\.0\.0\.1:\d+ on the phone and enter pair code \S+/,
+    );
+    expect((err as PiclawError).code).toBe("BRIDGE_NOT_PAIRED");
+    expect((err as PiclawError).message).toMatch(/run `piclaw calibrate` again/);
+  });
+
+  it("names the daemon when the serial port is held (as a running daemon holds it)", async () => {
+    const holder = new SerialPort({ path: w.link.devicePath, baudRate: 115_200, autoOpen: false });
+    await new Promise<void>((resolve, reject) => holder.open((e) => (e ? reject(e) : resolve())));
+    try {
+      const err = await calibrateCommand(
+        { config: hardwareConfig(w, { enabled: true }), path: null, stateDir: w.stateDir },
+        false,
+        { clock: systemClock, log: captureLog([]), write: () => undefined, pageWaitMs: 300 },
+      ).catch((e: unknown) => e);
+      expect((err as PiclawError).code, String(err)).toBe("CALIBRATE_RIG_BUSY");
+      expect((err as PiclawError).message).toMatch(
+        /^rig\.serialPath: .*daemon must not run.*systemctl stop piclaw/,
+      );
+    } finally {
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
+    }
+  }, 60_000);
+
+  it("calibrates through the bridge page and writes a bundle whose validation passed", async () => {
+    const lines: string[] = [];
+    let page: FakeBridgePage | null = null;
+    const write = (text: string): void => {
+      lines.push(text);
+      const m = /open (http:\/\/\S+) on the phone and enter pair code (\S+)/.exec(text);
+      if (m?.[1] && m[2] && !page) {
+        page = new FakeBridgePage(new PageClient(m[1]), w.world);
+        page.open(m[2]).catch((e: unknown) => lines.push(`page stand-in failed: ${String(e)}\n`));
+      }
+    };
+    const started = performance.now();
+    const code = await calibrateCommand(
+      { config: hardwareConfig(w, { enabled: true }), path: null, stateDir: w.stateDir },
+      false,
+      { clock: systemClock, log: captureLog([]), write, seed: 7, env: { PICLAW_SIM_SOCKET: w.socket } },
+    ).finally(async () => (page as FakeBridgePage | null)?.close());
+    const seconds = (performance.now() - started) / 1000;
+    const out = lines.join("");
+    console.log(`hardware calibrate: ${seconds.toFixed(1)} s wall\n${out}`);
+    expect(code, out).toBe(0);
+    expect(out).toMatch(/bridge page connected/);
+    expect(out).toMatch(/rig ready: serial .* bridge http/);
+    expect(out).toMatch(/45\/45 markers found/);
+    expect(out.match(/validation tap \d\/5 .* error \d+\.\d+ mm ok/g)).toHaveLength(5);
+    expect(out).toMatch(/^PASS: /m);
+    const bundle = readBundle(bundlePaths(w.stateDir).current);
+    expect(bundle).toMatchObject({ rigProfile: w.world.profile.name, validation: { passed: true } });
+    expect(bundle.phone.model).toBe(w.world.phone.geometry.name);
+    expect(bundle.validation.maxErrorMm).toBeLessThanOrEqual(bundle.validation.thresholdMm);
+    // The pattern went through the bridge page and was cleared at the end.
+    expect((page as FakeBridgePage | null)?.patternsShown).toBeGreaterThanOrEqual(1);
+    expect((page as FakeBridgePage | null)?.touchesSent).toBeGreaterThan(20);
+  }, 600_000);
+});
