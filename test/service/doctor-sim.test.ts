@@ -55,7 +55,9 @@ describe("piclaw doctor on the simulated rig", () => {
     ])
       expect(statusOf(name), `${name}\n${text}`).toBe("OK");
     expect(statusOf("provider")).toBe("WARN");
-    expect(text).toMatch(/^WARN provider: the built-in agent is off: no API key: set OPENAI_API_KEY.*\n {5}fix: /m);
+    expect(text).toMatch(
+      /^WARN provider: the built-in agent is off: no API key: set OPENAI_API_KEY.*\n {5}fix: /m,
+    );
     expect(text).toMatch(/camera: simulated camera .* streaming 2304×1296/);
     expect(text).toMatch(/motion: idle, homed/);
   });
