@@ -114,6 +114,18 @@ function fitGrid(placed: { d: Digit; at: ScreenPoint }[]): Grid | null {
   return { cols: [c0, c1, c2], rows: [r0, r1, r2, r3], pitchX, pitchY };
 }
 
+/** The lock screen's own hint (iOS: "Swipe up to open"; Chinese UI: "向上轻扫以打开"). */
+const LOCK_HINT = /swipe\s*up\s*to\s*(open|unlock)|向上轻扫/i;
+
+/**
+ * The lock screen is showing: a text row carries the lock screen's swipe-up hint. After typing the
+ * passcode this means the phone fell back to the lock screen (the keypad timed out, or taps went
+ * astray), so "the keypad is gone" alone would be a false "unlocked".
+ */
+export function looksLocked(entries: readonly ListingEntry[]): boolean {
+  return entries.some((e) => e.kind === "text" && LOCK_HINT.test(e.label));
+}
+
 /**
  * A screen that is off: nearly black everywhere and no text on it (the detector may still report a
  * faint "icon" or two in the glass's reflections).

@@ -1,7 +1,7 @@
 import type { ScreenView } from "../vision/pipeline.js";
 import { toolArgs } from "./args.js";
 import { describeFailure, type PhoneToolDeps } from "./context.js";
-import { findKeypad, type Keypad, looksDark } from "./keypad.js";
+import { findKeypad, type Keypad, looksDark, looksLocked } from "./keypad.js";
 import { gestureResult } from "./results.js";
 import type { Acted } from "./rig-session.js";
 import { homeSwipe } from "./screen-geometry.js";
@@ -23,7 +23,7 @@ export function unlockPhoneTool(deps: PhoneToolDeps): AnyPhoneTool {
     name: "unlock_phone",
     title: "Unlock the phone",
     description:
-      "Unlock the phone with its configured passcode: wakes a dark screen, swipes up to the keypad, finds the digits on it and taps the passcode, then checks that the keypad is gone. Takes about 5–10 s. Use it whenever the listing shows a lock screen or a passcode keypad; you never need (or get) the passcode yourself. If it reports that the passcode was refused, do not retry — tell the user (repeated wrong passcodes lock the phone for longer and longer).",
+      "Unlock the phone with its configured passcode: wakes a dark screen, swipes up to the keypad, finds the digits on it and taps the passcode, then checks that the keypad is gone and the lock screen did not come back. Takes about 5–10 s. Use it whenever the listing shows a lock screen or a passcode keypad; you never need (or get) the passcode yourself. If it reports that the passcode was refused, do not retry — tell the user (repeated wrong passcodes lock the phone for longer and longer).",
     input: toolArgs.unlock_phone,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     needsArm: true,
@@ -118,6 +118,23 @@ async function unlock(deps: PhoneToolDeps, ctx: ToolContext): Promise<ToolResult
             "next: do not retry on your own (wrong passcodes lock the phone for longer); tell the user to check the configured passcode.",
           "no visible change":
             "next: do not retry on your own (wrong passcodes lock the phone for longer); tell the user to check the configured passcode.",
+        },
+      },
+    );
+  }
+  if (looksLocked(after.entries)) {
+    return gestureResult(
+      [
+        ...steps,
+        "unlock_phone failed: the lock screen is back, so the phone is still locked (the keypad closed before the passcode was accepted, or taps went astray).",
+      ],
+      typed,
+      {
+        isError: true,
+        hints: {
+          changed: "next: peek, then run unlock_phone once more; if it fails again, tell the user.",
+          "no visible change":
+            "next: peek, then run unlock_phone once more; if it fails again, tell the user.",
         },
       },
     );

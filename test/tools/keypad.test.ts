@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findKeypad, looksDark } from "../../src/tools/keypad.js";
+import { findKeypad, looksDark, looksLocked } from "../../src/tools/keypad.js";
 import type { ListingEntry } from "../../src/vision/listing.js";
 
 /** Text rows of a keypad laid out as on the simulated phone (pitch 0.26 × 0.11 of the screen). */
@@ -77,5 +77,18 @@ describe("looksDark", () => {
     expect(looksDark(image(9), [ghost])).toBe(true);
     expect(looksDark(image(120), [])).toBe(false);
     expect(looksDark(image(9), [text("9:41", [0.1, 0.1, 0.2, 0.2])])).toBe(false);
+  });
+});
+
+describe("looksLocked", () => {
+  it("sees the lock screen's swipe-up hint (English and Chinese UI), not a home screen or the keypad", () => {
+    expect(
+      looksLocked([text("9:41", [0.3, 0.15, 0.7, 0.24]), text("Swipe up to open", [0.35, 0.94, 0.65, 0.96])]),
+    ).toBe(true);
+    expect(looksLocked([text("向上轻扫以打开", [0.35, 0.94, 0.65, 0.96])])).toBe(true);
+    expect(
+      looksLocked([text("Clock", [0.1, 0.2, 0.2, 0.22]), text("Messages", [0.3, 0.2, 0.45, 0.22])]),
+    ).toBe(false);
+    expect(looksLocked(keypadRows([], [text("Enter Passcode", [0.3, 0.2, 0.7, 0.23])]))).toBe(false);
   });
 });
