@@ -1,13 +1,10 @@
 import type { Logger } from "../log/logger.js";
-import type { PhoneOwner } from "../rig/owner.js";
-import type { AnyPhoneTool } from "../tools/types.js";
 import type { Clock } from "../util/clock.js";
 import type { Random } from "../util/random.js";
 import { type AgentConfig, activeProvider } from "./config.js";
-import { AgentRunner, type PromptBuilder, type WindowFactory } from "./engine.js";
-import type { AgentEvents } from "./events.js";
+import { AgentRunner, type AgentRunnerDeps, type PromptBuilder, type WindowFactory } from "./engine.js";
 import type { FoldPolicy } from "./fold.js";
-import type { AgentJobs, AgentMemory, AgentSkills } from "./ports.js";
+import type { AgentMemory, AgentSkills } from "./ports.js";
 import { buildSystemPrompt, buildWakeMessage } from "./prompt.js";
 import { type ChatProvider, OpenAIProvider, realSleep, resolveApiKey, type Sleep } from "./provider.js";
 import { ContextWindow } from "./window.js";
@@ -72,23 +69,8 @@ export function createProvider(config: AgentConfig, wiring: ProviderWiring): Cha
   });
 }
 
-export interface AgentWiring {
-  config: AgentConfig;
-  provider: ChatProvider;
-  phoneTools: readonly AnyPhoneTool[];
-  owner: PhoneOwner;
-  memory: AgentMemory;
-  skills: AgentSkills;
-  jobs: AgentJobs;
-  clock: Clock;
-  log: Logger;
-  stateDir: string;
-  /** The appliance's time zone (`resolveTimeZone(config)`). */
-  timeZone: string;
-  random: Random;
-  sleep?: Sleep;
-  events?: AgentEvents;
-}
+/** What the daemon supplies: the runner's dependencies minus the window and prompt, which this module builds. */
+export type AgentWiring = Omit<AgentRunnerDeps, "windowFactory" | "prompt">;
 
 /** The runner with the real window (fold policy of the active provider) and the real prompt. */
 export function createAgentRunner(w: AgentWiring): AgentRunner {
