@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Logger } from "../log/logger.js";
+import { zoneTime } from "../memory/zone-time.js";
 import { writeJsonAtomic } from "../util/atomic-file.js";
 import type { Clock } from "../util/clock.js";
 import type { AgentConfig } from "./config.js";
@@ -32,14 +33,7 @@ export interface UsageDelta {
 
 /** `YYYY-MM-DD` of `ms` in `timeZone` (the machine's zone when undefined). */
 export function dayKey(ms: number, timeZone: string | undefined): string {
-  const parts = new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  }).formatToParts(new Date(ms));
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "00";
-  return `${get("year")}-${get("month")}-${get("day")}`;
+  return zoneTime(ms, timeZone).date;
 }
 
 const empty = (date: string): DayUsage => ({

@@ -56,19 +56,9 @@ export type TracedContent = { type: "text"; text: string } | { type: "image"; pa
 
 export interface TraceWriterOptions {
   stateDir: string;
-  /** Scrubs secrets out of a string (see `secretRedactor`); applied to every string written. */
+  /** Scrubs secrets out of a string (the daemon passes its logger's `redact`); applied to every string written. */
   redact: (text: string) => string;
   log: Logger;
-}
-
-/** A `redact` that replaces every occurrence of each secret (values shorter than 3 characters are ignored, as in Logger). */
-export function secretRedactor(secrets: ReadonlyArray<string | null | undefined>): (text: string) => string {
-  const live = secrets.filter((s): s is string => typeof s === "string" && s.length >= 3);
-  return (text) => {
-    let out = text;
-    for (const secret of live) out = out.split(secret).join("[redacted]");
-    return out;
-  };
 }
 
 export function sessionsDir(stateDir: string): string {

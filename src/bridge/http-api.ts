@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { z } from "zod";
 import type { Logger } from "../log/logger.js";
-import { readBody } from "../mcp/node-http.js";
+import { cookieValue, readBody } from "../mcp/node-http.js";
 import { RateLimiter } from "../mcp/rate-limit.js";
 import type { RawHandler } from "../service/http.js";
 import type { Clock } from "../util/clock.js";
@@ -301,15 +301,6 @@ function cookieFor(credential: string): string {
 function credentialOf(req: IncomingMessage): string | null {
   const bearer = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(req.headers.authorization ?? "");
   return bearer?.[1] ?? cookieValue(req.headers.cookie, COOKIE_NAME);
-}
-
-export function cookieValue(header: string | undefined, name: string): string | null {
-  if (!header) return null;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return null;
 }
 
 /** A browser's POST must come from the page's own origin (no other site may drive the bridge). */

@@ -24,6 +24,16 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
   return Buffer.concat(chunks);
 }
 
+/** One cookie's value from a Cookie header (null when absent; an empty value stays ""). */
+export function cookieValue(header: string | undefined, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return null;
+}
+
 function tooLarge(limit: number): PiclawError {
   return new PiclawError("BODY_TOO_LARGE", `request body over the ${limit}-byte limit`, { limit });
 }

@@ -233,10 +233,18 @@ export class Runtime {
       try {
         hook.rebase?.(at);
       } catch (err) {
-        this.emit({ type: "hook-error", at, hook: hook.name, error: errorMessage(err) });
+        const error = errorMessage(err);
+        this.deps.log.warn("trigger hook failed to rebase after the session", { hook: hook.name, error });
+        this.emit({ type: "hook-error", at, hook: hook.name, error });
       }
     if (outcome) {
-      this.deps.log.info("session finished", { session: number, status: outcome.status, durationMs });
+      this.deps.log.info("session finished", {
+        session: number,
+        sessionId: outcome.sessionId,
+        status: outcome.status,
+        recap: outcome.recap,
+        durationMs,
+      });
       this.emit({ type: "session-finished", at, session: number, durationMs, outcome });
       for (const w of waiters) w.resolve(outcome);
     } else {

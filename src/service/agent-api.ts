@@ -100,19 +100,11 @@ async function streamRun(agent: AgentStack, text: string, res: ServerResponse, l
       const ours = event.wake.triggers.some(
         (t) => t === trigger || (t.kind === "manual" && t.text === text && t.from === trigger.from),
       );
-      if (ours) {
-        sessionId = event.sessionId;
-        line({ type: "started", sessionId, model: event.model });
-      }
-      return;
+      if (ours) sessionId = event.sessionId;
     }
     if (event.sessionId !== sessionId) return;
-    if (event.type === "note") line({ type: "note", turn: event.turn, summary: event.summary });
-    else if (event.type === "tool_end")
-      line({ type: "tool", name: event.name, isError: event.isError, verdict: event.verdict ?? null });
-    else if (event.type === "retry") line({ type: "retry", reason: event.reason, delayMs: event.delayMs });
-    else if (event.type === "attempt_end")
-      line({ type: "attempt_end", attempt: event.attempt, status: event.status });
+    const value = runLine(event);
+    if (value) line(value);
   });
   const outcome = agent.run(text, trigger.from);
   res.writeHead(200, { "content-type": "application/x-ndjson", "cache-control": "no-store" });
@@ -125,6 +117,24 @@ async function streamRun(agent: AgentStack, text: string, res: ServerResponse, l
   } finally {
     unsubscribe();
     res.end();
+  }
+}
+
+/** What `piclaw run` shows of a session's event (one NDJSON line of `/api/agent/run`), or null. */
+export function runLine(event: AgentEvent): Record<string, unknown> | null {
+  switch (event.type) {
+    case "session_start":
+      return { type: "started", sessionId: event.sessionId, model: event.model };
+    case "note":
+      return { type: "note", turn: event.turn, summary: event.summary };
+    case "tool_end":
+      return { type: "tool", name: event.name, isError: event.isError, verdict: event.verdict ?? null };
+    case "retry":
+      return { type: "retry", reason: event.reason, delayMs: event.delayMs };
+    case "attempt_end":
+      return { type: "attempt_end", attempt: event.attempt, status: event.status };
+    default:
+      return null;
   }
 }
 

@@ -3,8 +3,9 @@ import type { LoadedConfig } from "../config/load.js";
 import type { Logger } from "../log/logger.js";
 import type { Clock } from "../util/clock.js";
 import { errorMessage, PiclawError } from "../util/errors.js";
-import { cliTokenPath } from "./agent-api.js";
+import { cliTokenPath, runLine } from "./agent-api.js";
 import { Daemon } from "./daemon.js";
+import { localBaseUrl } from "./http.js";
 
 /**
  * `piclaw run "task"` and `piclaw say "text"`. Both talk to the running daemon over its agent API
@@ -29,10 +30,7 @@ export interface AgentCommandDeps {
 
 /** The daemon's base URL as seen from this machine (a wildcard bind is reached on loopback). */
 export function daemonUrl(loaded: LoadedConfig): string {
-  const { host, port } = loaded.config.server;
-  const local =
-    host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "[::1]" : host.includes(":") ? `[${host}]` : host;
-  return `http://${local}:${port}`;
+  return localBaseUrl(loaded.config.server.host, loaded.config.server.port);
 }
 
 function cliToken(loaded: LoadedConfig): string | null {
@@ -126,14 +124,8 @@ async function runInProcess(text: string, loaded: LoadedConfig, deps: AgentComma
     const unsubscribe = agent.events.on((event) => {
       if (event.type === "session_start") sessionId = event.sessionId;
       if (event.sessionId !== sessionId) return;
-      const line =
-        event.type === "session_start"
-          ? describeRunLine({ type: "started", sessionId, model: event.model })
-          : event.type === "note"
-            ? describeRunLine({ type: "note", turn: event.turn, summary: event.summary })
-            : event.type === "tool_end"
-              ? describeRunLine({ type: "tool", name: event.name, isError: event.isError })
-              : null;
+      const value = runLine(event);
+      const line = value ? describeRunLine(value) : null;
       if (line) deps.write(line);
     });
     try {

@@ -115,16 +115,6 @@ export class AgentStack {
       timers: systemTimers,
       log,
     });
-    this.runtime.on((event) => {
-      if (event.type === "session-finished")
-        log.info("session finished", {
-          session: event.outcome.sessionId,
-          status: event.outcome.status,
-          recap: event.outcome.recap,
-        });
-      else if (event.type === "hook-error" || event.type === "session-error")
-        log.warn(`runtime ${event.type}`, { error: event.error });
-    });
     this.disabled = null;
     this.runtime.start();
     if (!triggers)

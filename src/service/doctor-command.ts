@@ -31,6 +31,7 @@ import {
   visionCheck,
 } from "./doctor.js";
 import { createRigStack } from "./hardware-rig-stack.js";
+import { localBaseUrl } from "./http.js";
 import { SIM_CAMERA_MAX_FPS } from "./phone-stack.js";
 import type { RigStack } from "./rig-stack.js";
 
@@ -169,16 +170,7 @@ export async function doctorCommand(loaded: LoadedConfig, deps: DoctorCommandDep
 
 /** The daemon's /healthz on this machine (a wildcard bind is reached on loopback); null for port 0. */
 export function healthUrl(host: string, port: number): string | null {
-  if (port === 0) return null;
-  const h =
-    host === "0.0.0.0" || host === ""
-      ? "127.0.0.1"
-      : host === "::"
-        ? "[::1]"
-        : host.includes(":")
-          ? `[${host}]`
-          : host;
-  return `http://${h}:${port}/healthz`;
+  return port === 0 ? null : `${localBaseUrl(host, port)}/healthz`;
 }
 
 /** The active provider's base URL (`agent.providers[agent.provider].baseUrl`). */

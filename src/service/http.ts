@@ -92,6 +92,19 @@ export class HttpService {
 
 const STATUS: Record<string, number> = { NOT_FOUND: 404, METHOD_NOT_ALLOWED: 405, INTERNAL: 500 };
 
+/** The daemon's base URL as reached from this machine: a wildcard bind is reached on loopback. */
+export function localBaseUrl(host: string, port: number): string {
+  const h =
+    host === "0.0.0.0" || host === ""
+      ? "127.0.0.1"
+      : host === "::"
+        ? "[::1]"
+        : host.includes(":")
+          ? `[${host}]`
+          : host;
+  return `http://${h}:${port}`;
+}
+
 /** JSON reply helper. */
 export function json(value: unknown, status = 200): HttpReply {
   return { status, contentType: "application/json", body: `${JSON.stringify(value)}\n` };

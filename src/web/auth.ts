@@ -3,6 +3,7 @@ import type { IncomingMessage } from "node:http";
 import { validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
 import { isLoopbackHost, type McpConfig } from "../mcp/config.js";
 import { allowedHostnames } from "../mcp/endpoint.js";
+import { cookieValue } from "../mcp/node-http.js";
 import { bearerToken, type TokenInfo } from "../mcp/tokens.js";
 import type { Clock } from "../util/clock.js";
 
@@ -162,15 +163,4 @@ function originMatchesHost(req: IncomingMessage): boolean {
   } catch {
     return false;
   }
-}
-
-/** One cookie's value from a Cookie header. */
-export function cookieValue(header: string | undefined, name: string): string | null {
-  if (!header) return null;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq < 0) continue;
-    if (part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim() || null;
-  }
-  return null;
 }

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type AgentEvent, AgentEvents } from "../../src/agent/events.js";
 import { dashboardSessionSources, SessionStore } from "../../src/agent/session-store.js";
-import { secretRedactor, TraceWriter } from "../../src/agent/traces.js";
+import { TraceWriter } from "../../src/agent/traces.js";
 import { Logger } from "../../src/log/logger.js";
 import { PiclawError } from "../../src/util/errors.js";
 import { JPEG, SECRET, session, T0 } from "./traces-fixtures.js";
@@ -34,7 +34,9 @@ function filesUnder(dir: string): string[] {
 describe("TraceWriter", () => {
   it("writes events.jsonl, the images and summary.json, with secrets redacted everywhere", async () => {
     const events = new AgentEvents();
-    const writer = new TraceWriter({ stateDir, redact: secretRedactor([SECRET, undefined, "ab"]), log });
+    // The daemon hands traces its logger's redaction: every registered secret (short values ignored).
+    for (const secret of [SECRET, undefined, "ab"]) log.addSecret(secret);
+    const writer = new TraceWriter({ stateDir, redact: (text) => log.redact(text), log });
     writer.start(events);
     const dir = join(stateDir, "sessions", "s1");
     for (const e of session("s1")) {
