@@ -31,9 +31,9 @@ export const ocrConfigSchema = z
       .number()
       .min(0.5)
       .max(4)
-      .default(1.5)
+      .default(1.2)
       .describe(
-        "DB post-process: how far a shrunk text region is grown back (offset = area × ratio / perimeter). Larger merges nearby words.",
+        "DB post-process: how far a shrunk text region is grown back (offset = area × ratio / perimeter). Larger merges nearby words. 1.2 (PaddleOCR uses 1.5) because the contrast-normalised detection input puts a halo around glyphs: at 1.5 the crops carried so much margin that `9°` read as `90`.",
       ),
     minConfidence: z
       .number()
@@ -42,6 +42,12 @@ export const ocrConfigSchema = z
       .default(0.7)
       .describe(
         "Drop recognised lines whose confidence (mean CTC character probability) is below this. Correct reads of sim screens and camera frames scored ≥ 0.84 (1st percentile); stray glyphs read off icons mostly 0.5–0.7.",
+      ),
+    localContrast: z
+      .boolean()
+      .default(true)
+      .describe(
+        "Find text on a locally contrast-normalised grey copy of the screen (darkest channel; each pixel's distance from its neighbourhood mean in units of the neighbourhood's deviation), which recovers labels washed out by glare on the glass. Text is read in colour; a region read below `minConfidence` is read again from the normalised copy. Off: both models see the colour screen only.",
       ),
     recognitionBatch: z
       .number()

@@ -4,6 +4,7 @@ import type { OcrEngine, RgbImage, TextLine } from "../types.js";
 import type { OcrOptions } from "./config.js";
 import { dbBoxes, detectionInput, detectionSize, type PixelBox } from "./detect.js";
 import { tightenToInk } from "./ink.js";
+import { normalizeLocalContrast } from "./local-contrast.js";
 import {
   ctcDecode,
   type FinishedText,
@@ -75,14 +76,26 @@ export class PaddleOcrEngine implements OcrEngine {
         height,
         bytes: data.length,
       });
-    const boxes = await this.detect(image);
+    // Glare-washed labels only show after local contrast normalisation, so text is found there; it is
+    // read in true colours (the normalised grey loses fine marks such as `°`), and only a region read
+    // weakly in colour is read again from the normalised image, the more confident reading winning.
+    const flat = this.options.localContrast ? normalizeLocalContrast(image) : image;
+    const boxes = await this.detect(flat);
     const read = await this.read(image, boxes);
+    if (flat !== image) {
+      const weak = read.flatMap((r, i) => (r.conf < this.options.minConfidence ? [i] : []));
+      const again = await this.read(flat, boxes, weak);
+      for (const i of weak) {
+        const second = again[i];
+        if (second && second.conf > (read[i]?.conf ?? 0)) read[i] = second;
+      }
+    }
     const lines: TextLine[] = [];
     read.forEach((r, i) => {
       const box = boxes[i];
       if (!box || r.conf < this.options.minConfidence || !HAS_LETTER_OR_DIGIT.test(r.text)) return;
       const read = { ...box, x1: box.x0 + (box.x1 - box.x0) * r.end };
-      const ink = tightenToInk(image, read);
+      const ink = tightenToInk(flat, read);
       lines.push({
         text: r.text,
         conf: r.conf,
@@ -116,13 +129,22 @@ export class PaddleOcrEngine implements OcrEngine {
     }));
   }
 
-  /** Recognised text per box (same order as `boxes`). */
-  private async read(image: RgbImage, boxes: readonly PixelBox[]): Promise<FinishedText[]> {
+  /** Recognised text per box (same order as `boxes`); only the boxes at `which` (default all) are read. */
+  private async read(
+    image: RgbImage,
+    boxes: readonly PixelBox[],
+    which?: readonly number[],
+  ): Promise<FinishedText[]> {
     const results: FinishedText[] = boxes.map(() => ({ text: "", conf: 0, end: 1 }));
     const widths = boxes.map(recognitionWidth);
+    const wanted = which ?? boxes.map((_, i) => i);
     const inputName = this.parts.rec.inputNames[0] ?? "x";
     const outputName = this.parts.rec.outputNames[0] ?? "";
-    for (const batch of planBatches(widths, this.options.recognitionBatch)) {
+    const planned = planBatches(
+      wanted.map((i) => widths[i] ?? 0),
+      this.options.recognitionBatch,
+    ).map((b) => ({ width: b.width, indices: b.indices.map((k) => wanted[k] ?? 0) }));
+    for (const batch of planned) {
       const n = batch.indices.length;
       const perCrop = 3 * REC_HEIGHT * batch.width;
       const tensor = new Float32Array(n * perCrop);

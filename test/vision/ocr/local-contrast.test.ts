@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { normalizeLocalContrast } from "../../../src/vision/ocr/local-contrast.js";
+import type { RgbImage } from "../../../src/vision/types.js";
+
+/** A pale blue card under an additive, clipping glare spot, with a white "label" (2 px strokes every 6 px) in the spot's core. */
+function glaredCard(w: number, h: number): { image: RgbImage; label: [number, number, number, number] } {
+  const data = Buffer.alloc(w * h * 3);
+  const label: [number, number, number, number] = [
+    Math.round(w * 0.4),
+    Math.round(h * 0.45),
+    Math.round(w * 0.6),
+    Math.round(h * 0.5),
+  ];
+  const [cx, cy, r] = [w * 0.5, h * 0.5, w * 0.2];
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const inLabel =
+        x >= label[0] && x < label[2] && y >= label[1] && y < label[3] && (x - label[0]) % 6 < 2;
+      const base = inLabel ? [255, 255, 255] : [150, 190, 230];
+      const add = 100 * Math.exp(-(((x - cx) ** 2 + (y - cy) ** 2) / (2 * r * r)));
+      for (let k = 0; k < 3; k++) data[(y * w + x) * 3 + k] = Math.min(255, Math.round((base[k] ?? 0) + add));
+    }
+  return { image: { width: w, height: h, data }, label };
+}
+
+const at = (img: RgbImage, x: number, y: number, k = 0): number => img.data[(y * img.width + x) * 3 + k] ?? 0;
+
+describe("normalizeLocalContrast", () => {
+  it("amplifies a label washed out by glare (a few levels in one channel) into a grey contrast", () => {
+    const { image, label } = glaredCard(300, 600);
+    const [x0, y0, x1, y1] = label;
+    const mx = x0 + 6 * Math.round((x1 - x0) / 12);
+    const inside = { x: mx, y: Math.round((y0 + y1) / 2) };
+    const outside = { x: mx + 3, y: inside.y };
+    // The premise: the label differs from the card by ≤ 10 levels in red and not at all in green/blue.
+    const redStep = at(image, inside.x, inside.y, 0) - at(image, outside.x, outside.y, 0);
+    expect(redStep).toBeGreaterThan(0);
+    expect(redStep).toBeLessThanOrEqual(10);
+    expect(at(image, inside.x, inside.y, 1)).toBe(at(image, outside.x, outside.y, 1));
+    const out = normalizeLocalContrast(image);
+    expect(out.width).toBe(300);
+    expect(out.height).toBe(600);
+    // Well over twice the step it had in its best channel (the floor caps the gain at gain / floor = 4).
+    expect(at(out, inside.x, inside.y) - at(out, outside.x, outside.y)).toBeGreaterThanOrEqual(2.5 * redStep);
+    // Grey: every channel equal.
+    for (let i = 0; i < out.data.length; i += 3 * 997)
+      expect([out.data[i + 1], out.data[i + 2]]).toEqual([out.data[i], out.data[i]]);
+  });
+
+  it("keeps a flat noisy area near mid-grey instead of amplifying the noise", () => {
+    const w = 200;
+    const h = 200;
+    const data = Buffer.alloc(w * h * 3);
+    let seed = 1;
+    for (let i = 0; i < data.length; i += 3) {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      const v = 120 + (seed % 7) - 3;
+      data[i] = v;
+      data[i + 1] = v + 40;
+      data[i + 2] = v + 80;
+    }
+    const out = normalizeLocalContrast({ width: w, height: h, data });
+    let worst = 0;
+    for (let i = 0; i < out.data.length; i += 3) worst = Math.max(worst, Math.abs((out.data[i] ?? 0) - 128));
+    expect(worst).toBeLessThanOrEqual(24);
+  });
+
+  it("scales its neighbourhood with the image: the same screen at twice the size gives the same picture", () => {
+    const small = normalizeLocalContrast(glaredCard(200, 400).image);
+    const large = normalizeLocalContrast(glaredCard(400, 800).image);
+    let diff = 0;
+    let n = 0;
+    for (let y = 0; y < 400; y += 7)
+      for (let x = 0; x < 200; x += 7) {
+        diff += Math.abs(at(small, x, y) - at(large, 2 * x, 2 * y));
+        n++;
+      }
+    expect(diff / n).toBeLessThan(6);
+  });
+});
