@@ -29,8 +29,9 @@ export async function visionBench(screens = 50): Promise<string[]> {
     });
     const script = new URL("./vision-peek.js", import.meta.url).pathname;
     // glibc's default of 8 malloc arenas per core fragments under ONNX Runtime's threads; the systemd
-    // unit sets MALLOC_ARENA_MAX=2 for the appliance, so the bench measures the same.
-    const env = { ...process.env, MALLOC_ARENA_MAX: "2" };
+    // unit sets MALLOC_ARENA_MAX=2 and MALLOC_MMAP_THRESHOLD_=4194304 for the appliance, so the bench
+    // measures the same.
+    const env = { ...process.env, MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "4194304" };
     const peek = JSON.parse(
       execFileSync(process.execPath, [script, dir, "1"], { encoding: "utf8", env }),
     ) as {

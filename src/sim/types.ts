@@ -33,6 +33,11 @@ export interface ScreenElement {
   kind: ElementKind;
   label: string;
   box: Box;
+  /**
+   * Share of the element's height left inside its scroll viewport, present only when it is cut
+   * (a row scrolled half out of view). Text cut to a sliver is still hittable but no longer readable.
+   */
+  visibleHeight?: number;
 }
 
 /** Physical layout of a phone model. */

@@ -68,6 +68,7 @@ describe("systemd/piclaw.service", () => {
     expect(Number(one("Service.WatchdogSec"))).toBeGreaterThan(0);
     expect(one("Service.Restart")).toBe("on-failure");
     expect(one("Service.Environment")).toContain("MALLOC_ARENA_MAX=2");
+    expect(one("Service.Environment")).toContain("MALLOC_MMAP_THRESHOLD_=4194304");
   });
 
   it("runs the installed app as the piclaw user with the device groups and its state directory", () => {

@@ -10,8 +10,9 @@ import { fonts } from "../sim/phone/helpers.js";
  * The whole seeing path on 50 generated camera screens (15 phone states × en/zh × clean, glare, defocus,
  * dim, noisy, at random poses): camera JPEG → rectify → OCR + detector → listing, scored against the sim
  * phone's ground truth. Thresholds sit a little below what was measured (see bench/README.md): recall
- * 95.8% (en 97.9%, zh 93.7%, glare 90.9%, the other variants 97.0%), CER 4.5% (en 3.6%); on another seed
- * of poses 95.7% / 4.8%. Before OCR found text on the contrast-normalised screen: 93.4% / 7.4%, glare 78.9%.
+ * 96.4% (en 98.6%, zh 94.3%, glare 90.9%, the other variants 97.8%), CER 2.7% (en 1.8%); on another seed
+ * of poses 96.3% / 3.1%. Before OCR found text on the contrast-normalised screen: 94.0% / 5.7% (93.4% /
+ * 7.4% when labels scrolled out of view but for a sliver were still expected to be read).
  */
 describe("vision accuracy on generated camera screens", () => {
   let vision: VisionStack;
@@ -40,15 +41,15 @@ describe("vision accuracy on generated camera screens", () => {
     const zh = totals(scores.filter((s) => s.locale === "zh"));
     const table = scoreTable(scores);
     expect(all.screens, table).toBe(50);
-    expect(all.recall, table).toBeGreaterThanOrEqual(0.95);
-    expect(all.cer, table).toBeLessThanOrEqual(0.05);
-    expect(en.recall, table).toBeGreaterThanOrEqual(0.97);
-    expect(en.cer, table).toBeLessThanOrEqual(0.045);
-    expect(zh.recall, table).toBeGreaterThanOrEqual(0.92);
+    expect(all.recall, table).toBeGreaterThanOrEqual(0.955);
+    expect(all.cer, table).toBeLessThanOrEqual(0.035);
+    expect(en.recall, table).toBeGreaterThanOrEqual(0.975);
+    expect(en.cer, table).toBeLessThanOrEqual(0.03);
+    expect(zh.recall, table).toBeGreaterThanOrEqual(0.93);
     expect(all.iconRecall, table).toBeGreaterThanOrEqual(0.95);
     // Clean, dim and defocused screens are read almost perfectly; glare costs a few labels in its core.
     const notGlare = totals(scores.filter((s) => s.variant !== "glare"));
-    expect(notGlare.recall, table).toBeGreaterThanOrEqual(0.96);
+    expect(notGlare.recall, table).toBeGreaterThanOrEqual(0.97);
     const glare = totals(scores.filter((s) => s.variant === "glare"));
     expect(glare.recall, table).toBeGreaterThanOrEqual(0.88);
     // Word spaces in correctly read multi-word labels: 100% measured (56.5% before restoreSpaces).

@@ -14,6 +14,8 @@ export interface SceneElement {
   label: string;
   /** Visible part in points (already clipped to its scroll viewport). */
   rect: Rect;
+  /** Visible share of the element's height when its viewport cut it (absent when whole). */
+  visibleHeight?: number;
   onTap?: (g: TapGesture) => void;
   /** Return true when the press was used (e.g. a menu opened); otherwise lift acts as a tap. */
   onLongPress?: () => boolean;
@@ -64,6 +66,7 @@ export class Scene {
     const visible = intersect(spec.rect, clip);
     if (!visible) return null;
     const el: SceneElement = { ...spec, rect: visible };
+    if (visible.h < spec.rect.h && spec.rect.h > 0) el.visibleHeight = visible.h / spec.rect.h;
     this.elements.push(el);
     return el;
   }
@@ -146,7 +149,13 @@ export class Scene {
           f(el.rect.x + el.rect.w, this.width),
           f(el.rect.y + el.rect.h, this.height),
         ];
-        return { id: el.id, kind: el.kind, label: el.label, box };
+        return {
+          id: el.id,
+          kind: el.kind,
+          label: el.label,
+          box,
+          ...(el.visibleHeight !== undefined ? { visibleHeight: el.visibleHeight } : {}),
+        };
       });
   }
 }

@@ -12,6 +12,8 @@ import { matchTextLines, normalizeText } from "./text-match.js";
  * of the text entries that fell on it (OCR may split a label into words). Text accuracy is the character
  * error rate over all truth text (whitespace-insensitive, NFKC), a missed label costing all its
  * characters. Controls (rows, toggles, tabs) are not listing kinds: their text and icons are scored.
+ * Text cut by its scroll viewport to less than `MIN_READABLE_HEIGHT` of its height is not expected to be
+ * read (a person could not read it either) and is left out of the score.
  */
 export interface ScreenScore {
   name: string;
@@ -35,13 +37,16 @@ export interface ScreenScore {
 }
 
 export const MIN_IOU = 0.5;
+export const MIN_READABLE_HEIGHT = 0.5;
 
 export function scoreScreen(
   capture: EvalCapture,
   view: Pick<ScreenView, "entries" | "timings">,
 ): ScreenScore {
   const { scenario, elements } = capture;
-  const textTruths = elements.filter((e) => e.kind === "text" && e.label.trim() !== "");
+  const textTruths = elements.filter(
+    (e) => e.kind === "text" && e.label.trim() !== "" && (e.visibleHeight ?? 1) >= MIN_READABLE_HEIGHT,
+  );
   const iconTruths = elements.filter((e) => e.kind === "icon");
   const lines: TextLine[] = view.entries
     .filter((e) => e.kind === "text")

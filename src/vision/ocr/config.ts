@@ -69,9 +69,9 @@ export const ocrConfigSchema = z
       ),
     memoryArena: z
       .boolean()
-      .default(false)
+      .default(true)
       .describe(
-        "ONNX Runtime CPU memory arena. Measured no difference in speed or peak RSS for these models; off lets freed buffers go back to the allocator.",
+        "ONNX Runtime CPU memory arena for the OCR models. On: buffers are reused from run to run (measured on the peek path: peak RSS ~325 → ~300 MB and ~5% less CPU, because glibc fragments under the per-run allocations otherwise). Off returns freed buffers to the allocator.",
       ),
     stripChevrons: z
       .boolean()

@@ -125,6 +125,23 @@ describe("Settings and Weather", () => {
     expect(phone.truth().state).toContain("list scrolled");
   });
 
+  it("a label cut by the list's viewport reports how much of its height is left; whole ones do not", () => {
+    const { phone, finger } = unlocked();
+    finger.tapId("home.icon.settings");
+    expect(el(phone, "settings.row.airplane").visibleHeight).toBeUndefined();
+    const g = phone.geometry.glassMm;
+    // The evaluation screens' scroll: Airplane Mode's label ends up a sliver under the top of the list.
+    finger.swipe(
+      { x: g.width / 2, y: g.height * 0.75 },
+      { x: g.width / 2, y: g.height * 0.4 },
+      { durationMs: 500 },
+    );
+    const airplane = el(phone, "settings.row.airplane").visibleHeight ?? 1;
+    expect(airplane).toBeGreaterThan(0);
+    expect(airplane).toBeLessThan(0.5);
+    expect(el(phone, "settings.row.wifi").visibleHeight).toBeUndefined();
+  });
+
   it("Weather shows the city, temperature and a 10-day forecast", () => {
     const { phone, finger } = unlocked();
     finger.tapId("home.icon.weather");
