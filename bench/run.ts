@@ -7,6 +7,7 @@ import { ManualClock } from "../src/util/clock.js";
 import { contextBench } from "./agent-context.js";
 import { measuredTapCycles, motionBench } from "./motion.js";
 import { visionBench } from "./vision.js";
+import { tesseractVisionBench } from "./vision-tesseract.js";
 import "./detector.js"; // prints the UI-element detector bench (time per frame, P/R) first
 import "./ocr.js"; // prints the OCR bench (time, RSS, CER per engine; Tesseract when installed)
 
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
   for (const line of await measuredTapCycles()) process.stdout.write(`  ${line}\n`);
   process.stdout.write("vision:\n");
   for (const line of await visionBench(50)) process.stdout.write(`${line}\n`);
+  for (const line of await tesseractVisionBench(50)) process.stdout.write(`${line}\n`);
   for (const line of await contextBench(120, 5)) process.stdout.write(`${line}\n`);
 }
 
