@@ -1,4 +1,5 @@
 import type { RgbImage } from "../types.js";
+import type { PixelBox } from "./detect.js";
 
 /**
  * Local contrast normalisation of a screen before OCR. A reflection on the glass adds the same light
@@ -210,4 +211,34 @@ function boxCols(src: Float32Array, dst: Float32Array, w: number, h: number, r: 
     const inv = 1 / count;
     for (let x = 0; x < w; x++) dst[y * w + x] = (sum[x] ?? 0) * inv;
   }
+}
+
+/**
+ * Below this spread of the darkest channel (grey levels) a region is washed out: worth reading again
+ * from the normalised image. Clear-contrast regions that read weakly are icons or decorations, and a
+ * second read only turns their strokes into confident junk (measured on 50 camera screens: 19 of 310
+ * weak regions qualify; re-reading all 310 gained nothing and cost ~20 ms a peek).
+ */
+export const WASHED_OUT_SPREAD = 64;
+
+/** Max − min of min(R, G, B) over `box` (every second pixel each way): the region's usable contrast. */
+export function darkestChannelSpread(image: RgbImage, box: PixelBox): number {
+  const { width, height, data } = image;
+  const x0 = Math.max(0, Math.floor(box.x0));
+  const x1 = Math.min(width, Math.ceil(box.x1));
+  const y0 = Math.max(0, Math.floor(box.y0));
+  const y1 = Math.min(height, Math.ceil(box.y1));
+  let lo = 255;
+  let hi = 0;
+  for (let y = y0; y < y1; y += 2)
+    for (let x = x0; x < x1; x += 2) {
+      const o = (y * width + x) * 3;
+      const r = data[o] ?? 0;
+      const g = data[o + 1] ?? 0;
+      const b = data[o + 2] ?? 0;
+      const v = r < g ? (r < b ? r : b) : g < b ? g : b;
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+  return hi >= lo ? hi - lo : 0;
 }

@@ -4,7 +4,7 @@ import type { OcrEngine, RgbImage, TextLine } from "../types.js";
 import type { OcrOptions } from "./config.js";
 import { dbBoxes, detectionInput, detectionSize, type PixelBox } from "./detect.js";
 import { tightenToInk } from "./ink.js";
-import { normalizeLocalContrast } from "./local-contrast.js";
+import { darkestChannelSpread, normalizeLocalContrast, WASHED_OUT_SPREAD } from "./local-contrast.js";
 import {
   ctcDecode,
   type FinishedText,
@@ -77,13 +77,21 @@ export class PaddleOcrEngine implements OcrEngine {
         bytes: data.length,
       });
     // Glare-washed labels only show after local contrast normalisation, so text is found there; it is
-    // read in true colours (the normalised grey loses fine marks such as `°`), and only a region read
-    // weakly in colour is read again from the normalised image, the more confident reading winning.
+    // read in true colours (the normalised grey loses fine marks such as `°`), and only a washed-out
+    // region read weakly in colour is read again from the normalised image, the more confident reading
+    // winning.
     const flat = this.options.localContrast ? normalizeLocalContrast(image) : image;
     const boxes = await this.detect(flat);
     const read = await this.read(image, boxes);
     if (flat !== image) {
-      const weak = read.flatMap((r, i) => (r.conf < this.options.minConfidence ? [i] : []));
+      const weak = read.flatMap((r, i) => {
+        const box = boxes[i];
+        return box &&
+          r.conf < this.options.minConfidence &&
+          darkestChannelSpread(image, box) < WASHED_OUT_SPREAD
+          ? [i]
+          : [];
+      });
       const again = await this.read(flat, boxes, weak);
       for (const i of weak) {
         const second = again[i];

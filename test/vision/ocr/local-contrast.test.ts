@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { normalizeLocalContrast } from "../../../src/vision/ocr/local-contrast.js";
+import {
+  darkestChannelSpread,
+  normalizeLocalContrast,
+  WASHED_OUT_SPREAD,
+} from "../../../src/vision/ocr/local-contrast.js";
 import type { RgbImage } from "../../../src/vision/types.js";
 
 /** A pale blue card under an additive, clipping glare spot, with a white "label" (2 px strokes every 6 px) in the spot's core. */
@@ -76,5 +80,24 @@ describe("normalizeLocalContrast", () => {
         n++;
       }
     expect(diff / n).toBeLessThan(6);
+  });
+});
+
+describe("darkestChannelSpread", () => {
+  it("calls a glare-washed label washed out and a dark label on white clear", () => {
+    const { image, label } = glaredCard(300, 600);
+    const [x0, y0, x1, y1] = label;
+    const washed = darkestChannelSpread(image, { x0, y0, x1, y1, score: 1 });
+    expect(washed).toBeLessThan(WASHED_OUT_SPREAD);
+    const data = Buffer.alloc(60 * 20 * 3, 255);
+    for (let x = 10; x < 50; x += 4) data.fill(20, (10 * 60 + x) * 3, (10 * 60 + x + 2) * 3);
+    const clear = darkestChannelSpread(
+      { width: 60, height: 20, data },
+      { x0: 0, y0: 0, x1: 60, y1: 20, score: 1 },
+    );
+    expect(clear).toBeGreaterThanOrEqual(WASHED_OUT_SPREAD);
+    // A box partly or wholly outside the image reads only what is inside.
+    expect(darkestChannelSpread(image, { x0: -50, y0: -50, x1: 1e4, y1: 1e4, score: 1 })).toBeGreaterThan(0);
+    expect(darkestChannelSpread(image, { x0: 400, y0: 700, x1: 500, y1: 800, score: 1 })).toBe(0);
   });
 });
