@@ -10,7 +10,7 @@ import { fonts } from "../sim/phone/helpers.js";
  * The whole seeing path on 50 generated camera screens (15 phone states × en/zh × clean, glare, defocus,
  * dim, noisy, at random poses): camera JPEG → rectify → OCR + detector → listing, scored against the sim
  * phone's ground truth. Thresholds sit a little below what was measured (see bench/README.md): recall
- * 96.4% (en 98.6%, zh 94.3%, glare 90.9%, the other variants 97.8%), CER 2.7% (en 1.8%); on another seed
+ * 96.5% (en 98.8%, zh 94.3%, glare 90.9%, the other variants 97.8%), CER 2.7% (en 1.8%); on another seed
  * of poses 96.3% / 3.1%. Before OCR found text on the contrast-normalised screen: 94.0% / 5.7% (93.4% /
  * 7.4% when labels scrolled out of view but for a sliver were still expected to be read).
  */
