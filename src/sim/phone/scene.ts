@@ -23,6 +23,8 @@ export interface SceneElement {
   onSwipe?: (g: SwipeGesture) => boolean;
   /** Blocks touches to what is beneath without being ground truth (e.g. a dimmed backdrop). */
   hidden?: boolean;
+  /** Drawn opaque over what came before (a notification banner): elements it mostly covers are not visible. */
+  opaque?: boolean;
 }
 
 /** A scrollable viewport; the screen reads its offset from state and `scrollBy` writes it back. */
@@ -137,11 +139,20 @@ export class Scene {
     return null;
   }
 
-  /** Ground truth: visible, non-hidden elements as 0–1 boxes, in drawing order. */
+  /**
+   * Ground truth: visible, non-hidden elements as 0–1 boxes, in drawing order. An element at least half
+   * covered by an opaque one drawn after it (the status bar under a banner) is not visible.
+   */
   truth(): ScreenElement[] {
     const f = (v: number, max: number): number => Math.min(1, Math.max(0, v / max));
+    const covered = (el: SceneElement, index: number): boolean =>
+      this.elements.some((top, k) => {
+        if (k <= index || !top.opaque) return false;
+        const over = intersect(el.rect, top.rect);
+        return over !== null && over.w * over.h >= 0.5 * el.rect.w * el.rect.h;
+      });
     return this.elements
-      .filter((el) => !el.hidden)
+      .filter((el, i) => !el.hidden && !covered(el, i))
       .map((el) => {
         const box: Box = [
           f(el.rect.x, this.width),

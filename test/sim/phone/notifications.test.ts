@@ -32,6 +32,19 @@ describe("scheduled notifications", () => {
     expect(ids(phone)).not.toContain("home.badge.messages");
   });
 
+  it("the banner hides the status bar it is drawn over from ground truth, until it goes", () => {
+    const { phone, finger, clock } = makePhone({ notifications: [note] });
+    finger.unlock(PASSCODE);
+    clock.set(AT - 1);
+    expect(ids(phone)).toContain("status.time");
+    clock.set(AT);
+    expect(ids(phone).filter((id) => id.startsWith("status."))).toEqual([]);
+    // What the banner does not cover stays: the first row of icons below it.
+    expect(ids(phone)).toContain("home.icon.calendar");
+    clock.set(AT + BANNER_MS);
+    expect(ids(phone)).toContain("status.time");
+  });
+
   it("tapping the banner opens the thread and marks it read", () => {
     const { phone, finger, clock } = makePhone({
       notifications: [{ ...note, from: "Priya", text: "New number, who dis" }],

@@ -26,5 +26,5 @@ export function timerDoneBanner(scene: Scene, ctx: Ctx): void {
     ctx.nav.openApp("clock");
     clockUi(s).tab = "timer";
   };
-  scene.add({ id: "banner.timer", kind: "control", label, rect: r, onTap: open }, svg);
+  scene.add({ id: "banner.timer", kind: "control", label, rect: r, onTap: open, opaque: true }, svg);
 }

@@ -148,6 +148,7 @@ export function banner(scene: Scene, ctx: Ctx): void {
       kind: "control",
       label: `${b.from}: ${b.text}`,
       rect: r,
+      opaque: true,
       onTap: () => ctx.nav.openThread(b.threadId),
       onSwipe: (g) => {
         if (g.direction !== "up") return false;
