@@ -2,20 +2,28 @@ import type { RgbImage } from "../types.js";
 import type { PixelBox } from "./detect.js";
 
 /**
- * Tighten a text region to its ink. DB's unclip pads each region generously (the recogniser needs the
- * margin), so a reported box would be up to twice the text's height; the listing should show where the
- * text is. Background = the median grey of the region's border; ink = pixels differing from it by more
- * than a third of the region's largest difference (at least 24 levels). Returns the region unchanged when
- * it holds no clear ink (a low-contrast read is better boxed loosely than lost).
+ * The ink of a text region: background = the median grey of the region's border; ink = pixels differing
+ * from it by more than a third of the region's largest difference (at least 24 levels). `null` when the
+ * region is degenerate or holds no clear ink.
  */
-export function tightenToInk(image: RgbImage, box: PixelBox): PixelBox {
+interface InkMask {
+  /** Region origin in image pixels and its size. */
+  x0: number;
+  y0: number;
+  w: number;
+  h: number;
+  /** 1 where the pixel is ink, row-major `w`×`h`. */
+  ink: Uint8Array;
+}
+
+function inkMask(image: RgbImage, box: PixelBox): InkMask | null {
   const x0 = Math.max(0, Math.floor(box.x0));
   const y0 = Math.max(0, Math.floor(box.y0));
   const x1 = Math.min(image.width, Math.ceil(box.x1));
   const y1 = Math.min(image.height, Math.ceil(box.y1));
   const w = x1 - x0;
   const h = y1 - y0;
-  if (w < 3 || h < 3) return box;
+  if (w < 3 || h < 3) return null;
   const grey = new Float32Array(w * h);
   const d = image.data;
   for (let y = 0; y < h; y++)
@@ -31,14 +39,28 @@ export function tightenToInk(image: RgbImage, box: PixelBox): PixelBox {
   let maxDiff = 0;
   for (const v of grey) maxDiff = Math.max(maxDiff, Math.abs(v - bg));
   const threshold = Math.max(24, maxDiff / 3);
-  if (maxDiff < threshold) return box;
-  let ix0 = w;
-  let iy0 = h;
+  if (maxDiff < threshold) return null;
+  const ink = new Uint8Array(w * h);
+  for (let i = 0; i < ink.length; i++) ink[i] = Math.abs((grey[i] ?? 0) - bg) > threshold ? 1 : 0;
+  return { x0, y0, w, h, ink };
+}
+
+/**
+ * Tighten a text region to its ink. DB's unclip pads each region generously (the recogniser needs the
+ * margin), so a reported box would be up to twice the text's height; the listing should show where the
+ * text is. Returns the region unchanged when it holds no clear ink (a low-contrast read is better boxed
+ * loosely than lost).
+ */
+export function tightenToInk(image: RgbImage, box: PixelBox): PixelBox {
+  const m = inkMask(image, box);
+  if (!m) return box;
+  let ix0 = m.w;
+  let iy0 = m.h;
   let ix1 = -1;
   let iy1 = -1;
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++)
-      if (Math.abs((grey[y * w + x] ?? 0) - bg) > threshold) {
+  for (let y = 0; y < m.h; y++)
+    for (let x = 0; x < m.w; x++)
+      if (m.ink[y * m.w + x]) {
         if (x < ix0) ix0 = x;
         if (x > ix1) ix1 = x;
         if (y < iy0) iy0 = y;
@@ -46,10 +68,37 @@ export function tightenToInk(image: RgbImage, box: PixelBox): PixelBox {
       }
   if (ix1 < 0) return box;
   return {
-    x0: Math.max(box.x0, x0 + ix0 - 1),
-    y0: Math.max(box.y0, y0 + iy0 - 1),
-    x1: Math.min(box.x1, x0 + ix1 + 2),
-    y1: Math.min(box.y1, y0 + iy1 + 2),
+    x0: Math.max(box.x0, m.x0 + ix0 - 1),
+    y0: Math.max(box.y0, m.y0 + iy0 - 1),
+    x1: Math.min(box.x1, m.x0 + ix1 + 2),
+    y1: Math.min(box.y1, m.y0 + iy1 + 2),
     score: box.score,
   };
+}
+
+/**
+ * Whether the line's last glyph is a raised mark (a degree sign's ring): the ink in the rightmost sliver
+ * of the line, a fifth of the line's ink height wide, ends in the upper half of the line. The recogniser
+ * reads `9°` as `90` now and then; a real trailing `0` or `o` reaches the baseline.
+ */
+export function endsWithRaisedMark(image: RgbImage, box: PixelBox): boolean {
+  const m = inkMask(image, box);
+  if (!m) return false;
+  let top = m.h;
+  let bottom = -1;
+  let right = -1;
+  for (let y = 0; y < m.h; y++)
+    for (let x = 0; x < m.w; x++)
+      if (m.ink[y * m.w + x]) {
+        if (y < top) top = y;
+        if (y > bottom) bottom = y;
+        if (x > right) right = x;
+      }
+  if (bottom < 0) return false;
+  const height = bottom - top + 1;
+  const from = Math.max(0, right + 1 - Math.max(2, Math.round(height / 5)));
+  let sliverBottom = -1;
+  for (let y = top; y <= bottom; y++)
+    for (let x = from; x <= right; x++) if (m.ink[y * m.w + x] && y > sliverBottom) sliverBottom = y;
+  return sliverBottom >= 0 && sliverBottom - top + 1 < 0.55 * height;
 }

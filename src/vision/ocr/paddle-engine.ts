@@ -3,7 +3,7 @@ import { PiclawError } from "../../util/errors.js";
 import type { OcrEngine, RgbImage, TextLine } from "../types.js";
 import type { OcrOptions } from "./config.js";
 import { dbBoxes, detectionInput, detectionSize, type PixelBox } from "./detect.js";
-import { tightenToInk } from "./ink.js";
+import { endsWithRaisedMark, tightenToInk } from "./ink.js";
 import { darkestChannelSpread, normalizeLocalContrast, WASHED_OUT_SPREAD } from "./local-contrast.js";
 import {
   ctcDecode,
@@ -35,6 +35,8 @@ export interface PaddleOcrParts {
  * indicators carry nothing for the listing, and the detector reports the icons themselves.
  */
 const HAS_LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+/** A digit then a round glyph at the end of a line: possibly a degree sign read as `0`/`o`. */
+const DIGIT_THEN_RING = /\d[0oO]$/;
 /** Smallest side (px) worth looking at: below this no glyph is readable. */
 const MIN_IMAGE_SIDE = 8;
 
@@ -104,8 +106,10 @@ export class PaddleOcrEngine implements OcrEngine {
       if (!box || r.conf < this.options.minConfidence || !HAS_LETTER_OR_DIGIT.test(r.text)) return;
       const read = { ...box, x1: box.x0 + (box.x1 - box.x0) * r.end };
       const ink = tightenToInk(flat, read);
+      const text =
+        DIGIT_THEN_RING.test(r.text) && endsWithRaisedMark(image, read) ? `${r.text.slice(0, -1)}°` : r.text;
       lines.push({
-        text: r.text,
+        text,
         conf: r.conf,
         box: [ink.x0 / width, ink.y0 / height, ink.x1 / width, ink.y1 / height],
       });

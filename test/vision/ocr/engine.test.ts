@@ -11,7 +11,7 @@ ocrEngineContract("PaddleOcrEngine (PP-OCRv4)", () => createOcrEngine());
 
 /**
  * The real models on freshly rendered sim screens. Measured with the defaults (bench/ocr.ts prints the
- * full table): every label found, CER 0 on all but Weather (its `°` signs: en 0.018, zh 0.038); the
+ * full table): every label found, CER 0 on all but Weather (its `°` signs: en 0.012, zh 0.015); the
  * thresholds sit a little above that.
  */
 const SCREENS: OcrScreenName[] = ["home", "settings", "thread", "weather", "lock"];
