@@ -45,6 +45,23 @@ function inkMask(image: RgbImage, box: PixelBox): InkMask | null {
   return { x0, y0, w, h, ink };
 }
 
+/** Bounding rows and columns of the ink, in mask coordinates (inclusive), or null without ink. */
+function inkBounds(m: InkMask): { x0: number; y0: number; x1: number; y1: number } | null {
+  let x0 = m.w;
+  let y0 = m.h;
+  let x1 = -1;
+  let y1 = -1;
+  for (let y = 0; y < m.h; y++)
+    for (let x = 0; x < m.w; x++)
+      if (m.ink[y * m.w + x]) {
+        if (x < x0) x0 = x;
+        if (x > x1) x1 = x;
+        if (y < y0) y0 = y;
+        if (y > y1) y1 = y;
+      }
+  return x1 < 0 ? null : { x0, y0, x1, y1 };
+}
+
 /**
  * Tighten a text region to its ink. DB's unclip pads each region generously (the recogniser needs the
  * margin), so a reported box would be up to twice the text's height; the listing should show where the
@@ -53,25 +70,13 @@ function inkMask(image: RgbImage, box: PixelBox): InkMask | null {
  */
 export function tightenToInk(image: RgbImage, box: PixelBox): PixelBox {
   const m = inkMask(image, box);
-  if (!m) return box;
-  let ix0 = m.w;
-  let iy0 = m.h;
-  let ix1 = -1;
-  let iy1 = -1;
-  for (let y = 0; y < m.h; y++)
-    for (let x = 0; x < m.w; x++)
-      if (m.ink[y * m.w + x]) {
-        if (x < ix0) ix0 = x;
-        if (x > ix1) ix1 = x;
-        if (y < iy0) iy0 = y;
-        if (y > iy1) iy1 = y;
-      }
-  if (ix1 < 0) return box;
+  const b = m && inkBounds(m);
+  if (!m || !b) return box;
   return {
-    x0: Math.max(box.x0, m.x0 + ix0 - 1),
-    y0: Math.max(box.y0, m.y0 + iy0 - 1),
-    x1: Math.min(box.x1, m.x0 + ix1 + 2),
-    y1: Math.min(box.y1, m.y0 + iy1 + 2),
+    x0: Math.max(box.x0, m.x0 + b.x0 - 1),
+    y0: Math.max(box.y0, m.y0 + b.y0 - 1),
+    x1: Math.min(box.x1, m.x0 + b.x1 + 2),
+    y1: Math.min(box.y1, m.y0 + b.y1 + 2),
     score: box.score,
   };
 }
@@ -83,18 +88,9 @@ export function tightenToInk(image: RgbImage, box: PixelBox): PixelBox {
  */
 export function endsWithRaisedMark(image: RgbImage, box: PixelBox): boolean {
   const m = inkMask(image, box);
-  if (!m) return false;
-  let top = m.h;
-  let bottom = -1;
-  let right = -1;
-  for (let y = 0; y < m.h; y++)
-    for (let x = 0; x < m.w; x++)
-      if (m.ink[y * m.w + x]) {
-        if (y < top) top = y;
-        if (y > bottom) bottom = y;
-        if (x > right) right = x;
-      }
-  if (bottom < 0) return false;
+  const b = m && inkBounds(m);
+  if (!m || !b) return false;
+  const { y0: top, y1: bottom, x1: right } = b;
   const height = bottom - top + 1;
   const from = Math.max(0, right + 1 - Math.max(2, Math.round(height / 5)));
   let sliverBottom = -1;
