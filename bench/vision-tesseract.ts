@@ -6,21 +6,20 @@ import { parseConfig } from "../src/config/load.js";
 import { FontBook } from "../src/sim/render/text.js";
 import { IPHONE_61 } from "../src/sim/types.js";
 import { createVision } from "../src/vision/create.js";
-import { MIN_READABLE_HEIGHT, type ScreenScore, scoreScreen, totals } from "../src/vision/eval/evaluate.js";
+import { type ScreenScore, scoreScreen, totals } from "../src/vision/eval/evaluate.js";
+import { readableTexts } from "../src/vision/eval/ocr-screens.js";
 import { captureScenario, type EvalCapture, evalScenarios } from "../src/vision/eval/scenarios.js";
 import { matchTextLines } from "../src/vision/eval/text-match.js";
-import type { ListingEntry } from "../src/vision/listing.js";
-import { decodeRgb, stretchContrast, warpToScreen } from "../src/vision/rectify.js";
+import { buildListing, type ListingEntry } from "../src/vision/listing.js";
 import type { RgbImage, TextLine } from "../src/vision/types.js";
 import { findTesseract, runTesseract } from "./ocr-baselines.js";
 
 /**
  * PiClaw's OCR against Debian's Tesseract 5 (eng+chi_sim, psm 11) on the generated camera screens of
- * the vision bench (`evalScenarios(n)`, same seed). Every capture is rectified exactly as
- * `VisionPipeline.fromCamera` does (decode → warpToScreen to the pipeline's rectified size →
- * stretchContrast); PiClaw reads it through `pipeline.fromScreen`, Tesseract from the same pixels saved
- * as PNG (and optionally upscaled 2×, since Tesseract prefers larger glyphs). Both are scored with
- * `scoreScreen`, text only (icons are out of scope for Tesseract): text recall (IoU ≥ 0.5 of the union
+ * the vision bench (`evalScenarios(n)`, same seed). Every capture is rectified by the pipeline
+ * (`VisionPipeline.rectify`, what `fromCamera` reads); PiClaw's OCR reads it into listing rows,
+ * Tesseract reads the same pixels saved as PNG (and optionally upscaled 2×, since Tesseract prefers
+ * larger glyphs). Both are scored with `scoreScreen`, text only (icons are out of scope for Tesseract): text recall (IoU ≥ 0.5 of the union
  * of the engine's boxes on a label with the truth box), "on label" (labels with any box on them, i.e.
  * recall without the IoU bar, to show box-shape penalties), pooled CER and median time. PiClaw's time is
  * its OCR engine alone on the rectified screen; Tesseract's is the CLI run including process start and
@@ -44,11 +43,7 @@ const newRun = (label: string): Run => ({ label, scores: [], onLabel: 0, exactBu
 function record(run: Run, capture: EvalCapture, lines: TextLine[], entries: ListingEntry[], ms: number) {
   const timings = { decode: 0, rectify: 0, recognise: ms, annotate: 0, total: ms };
   run.scores.push(scoreScreen(capture, { entries, timings }));
-  // The same truth set scoreScreen uses.
-  const truths = capture.elements.filter(
-    (e) => e.kind === "text" && e.label.trim() !== "" && (e.visibleHeight ?? 1) >= MIN_READABLE_HEIGHT,
-  );
-  for (const m of matchTextLines(truths, lines).matches) {
+  for (const m of matchTextLines(readableTexts(capture.elements), lines).matches) {
     if (m.lines.length > 0) run.onLabel++;
     if (m.lines.length > 0 && m.cer === 0 && m.iou < 0.5) run.exactButLowIou++;
   }
@@ -114,23 +109,18 @@ export async function tesseractVisionBench(screens = 50, upscale = true): Promis
       newRun(`Tesseract ${width * k} px`),
       width * k,
     ]);
-    const pipelineMs: number[] = [];
     for (const [i, s] of evalScenarios(screens).entries()) {
       const capture = await captureScenario(s, fonts);
-      const screen = stretchContrast(
-        warpToScreen(await decodeRgb(capture.frame), capture.screenToCamera, width, height),
-      );
+      const screen = await vision.pipeline.rectify(capture.frame, capture.screenToCamera);
       // Warm-up on the first screen (ONNX first-run allocations, tesseract's models into the page cache).
       if (i === 0) await vision.ocr.recognize(screen);
       const t0 = performance.now();
-      await vision.ocr.recognize(screen);
+      const text = await vision.ocr.recognize(screen);
       const ocrMs = performance.now() - t0;
-      const view = await vision.pipeline.fromScreen(screen);
-      pipelineMs.push(view.timings.total);
-      const lines = view.entries
-        .filter((e) => e.kind === "text")
-        .map((e) => ({ text: e.label, box: e.box, conf: e.conf }));
-      record(piclaw, capture, lines, view.entries, ocrMs);
+      // The listing's text rows, as the pipeline makes them (detected icons never remove text).
+      const entries = buildListing(text, []);
+      const lines = entries.map((e) => ({ text: e.label, box: e.box, conf: e.conf }));
+      record(piclaw, capture, lines, entries, ocrMs);
       for (const [run, w] of tessRuns) {
         const png = join(dir, `${i}-${w}.png`);
         const h = await writePng(screen, png, w);
@@ -141,7 +131,6 @@ export async function tesseractVisionBench(screens = 50, upscale = true): Promis
       }
     }
     const runs = [piclaw, ...tessRuns.map(([run]) => run)];
-    const sorted = [...pipelineMs].sort((a, b) => a - b);
     const rss = runs
       .slice(1)
       .map((r) => `${r.label} ${r.maxRssKb > 0 ? `${(r.maxRssKb / 1000).toFixed(0)} MB` : "n/a"}`)
@@ -150,7 +139,6 @@ export async function tesseractVisionBench(screens = 50, upscale = true): Promis
       `text on ${screens} generated camera screens, rectified to ${width}×${height}: PiClaw OCR vs Tesseract 5 (eng+chi_sim, psm 11)`,
       `  PiClaw ms = its OCR engine alone; Tesseract ms = one CLI run (process start + model load + OCR, OpenMP threads capped at ${process.env.OMP_THREAD_LIMIT ?? availableParallelism()})`,
       ...table(runs),
-      `  PiClaw pipeline fromScreen (OCR + detector + annotate) median ${(sorted[Math.floor(sorted.length / 2)] ?? 0).toFixed(0)} ms`,
       `  Tesseract peak RSS: ${rss}`,
     ];
   } finally {

@@ -70,13 +70,22 @@ export class VisionPipeline {
     return { width: w, height: Math.round((w * height) / width) };
   }
 
+  /** Camera frame (JPEG) → the rectified screen the listing is made from, without reading it. */
+  async rectify(frame: Buffer, screenToCamera: Mat3): Promise<RgbImage> {
+    return this.rectifyDecoded(await decodeRgb(frame), screenToCamera);
+  }
+
+  private rectifyDecoded(decoded: RgbImage, screenToCamera: Mat3): RgbImage {
+    const { width, height } = this.rectifiedSize;
+    return stretchContrast(warpToScreen(decoded, screenToCamera, width, height));
+  }
+
   /** Camera frame (JPEG) → view, through the calibrated screen-fraction → camera-pixel homography. */
   async fromCamera(frame: Buffer, screenToCamera: Mat3): Promise<ScreenView> {
     const t0 = this.deps.clock.now();
     const decoded = await decodeRgb(frame);
     const t1 = this.deps.clock.now();
-    const { width, height } = this.rectifiedSize;
-    const screen = stretchContrast(warpToScreen(decoded, screenToCamera, width, height));
+    const screen = this.rectifyDecoded(decoded, screenToCamera);
     const t2 = this.deps.clock.now();
     return this.describe(screen, { decode: t1 - t0, rectify: t2 - t1, start: t0 });
   }

@@ -3,6 +3,7 @@ import type { ListingEntry } from "../listing.js";
 import { iou } from "../listing.js";
 import type { ScreenView } from "../pipeline.js";
 import type { TextLine } from "../types.js";
+import { readableTexts } from "./ocr-screens.js";
 import type { EvalCapture } from "./scenarios.js";
 import { matchTextLines, normalizeText } from "./text-match.js";
 
@@ -12,8 +13,8 @@ import { matchTextLines, normalizeText } from "./text-match.js";
  * of the text entries that fell on it (OCR may split a label into words). Text accuracy is the character
  * error rate over all truth text (whitespace-insensitive, NFKC), a missed label costing all its
  * characters. Controls (rows, toggles, tabs) are not listing kinds: their text and icons are scored.
- * Text cut by its scroll viewport to less than `MIN_READABLE_HEIGHT` of its height is not expected to be
- * read (a person could not read it either) and is left out of the score.
+ * Text cut by its scroll viewport to a sliver is not expected to be read (a person could not read it
+ * either) and is left out of the score (`readableTexts`).
  */
 export interface ScreenScore {
   name: string;
@@ -37,16 +38,13 @@ export interface ScreenScore {
 }
 
 export const MIN_IOU = 0.5;
-export const MIN_READABLE_HEIGHT = 0.5;
 
 export function scoreScreen(
   capture: EvalCapture,
   view: Pick<ScreenView, "entries" | "timings">,
 ): ScreenScore {
   const { scenario, elements } = capture;
-  const textTruths = elements.filter(
-    (e) => e.kind === "text" && e.label.trim() !== "" && (e.visibleHeight ?? 1) >= MIN_READABLE_HEIGHT,
-  );
+  const textTruths = readableTexts(elements);
   const iconTruths = elements.filter((e) => e.kind === "icon");
   const lines: TextLine[] = view.entries
     .filter((e) => e.kind === "text")

@@ -41,13 +41,18 @@ const PASSCODE = "2580";
 /** Saturday 14 March 2026, 09:41 UTC: a fixed date so dates and clocks render the same every run. */
 const START_MS = Date.UTC(2026, 2, 14, 9, 41);
 
+/** Share of a text's height that must be inside its scroll viewport for a reader to be expected to read it. */
+export const MIN_READABLE_HEIGHT = 0.5;
+
 /**
- * Text elements with a non-empty label whose visible box is at least `minHeight` of the screen tall:
- * a row scrolled almost out of view stays in the truth as a sliver no reader could read.
+ * Text elements with a non-empty label and at least `MIN_READABLE_HEIGHT` of their height in view: a row
+ * scrolled almost out of view stays in the truth (hittable) as a sliver no reader could read. (This
+ * replaced a proxy, a visible box at least 0.008 of the screen tall, which kept and dropped exactly the
+ * same labels on every evaluation screen.)
  */
-export function readableTexts(elements: readonly ScreenElement[], minHeight = 0.008): ScreenElement[] {
+export function readableTexts(elements: readonly ScreenElement[]): ScreenElement[] {
   return elements.filter(
-    (e) => e.kind === "text" && e.label.trim() !== "" && e.box[3] - e.box[1] >= minHeight,
+    (e) => e.kind === "text" && e.label.trim() !== "" && (e.visibleHeight ?? 1) >= MIN_READABLE_HEIGHT,
   );
 }
 

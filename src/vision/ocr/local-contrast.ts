@@ -14,9 +14,9 @@ import type { PixelBox } from "./detect.js";
  *                              there too;
  *   out = 128 + gain · (g − mean) / (meanAbsDev + floor)
  *
- * with `mean` and `meanAbsDev` box-filtered twice (≈ a Gaussian of σ ≈ 0.8 · radius; radius ≈ 2.6% of the
- * screen width, about a line of body text). The floor keeps flat
- * areas flat instead of amplifying sensor noise. Polarity is kept (light text stays light); PP-OCR
+ * with `mean` and `meanAbsDev` box-filtered twice (≈ a Gaussian of σ ≈ 0.8 · radius; radius ≈ 2.6% of
+ * the screen width, about a line of body text). The floor keeps flat areas flat instead of amplifying
+ * sensor noise. Polarity is kept (light text stays light); PP-OCR
  * reads both. Output is grey in all three channels. About 15 ms for 585×1266 on one core.
  */
 export interface LocalContrastOptions {
@@ -47,10 +47,7 @@ export function normalizeLocalContrast(
   for (let y = 0, j = 0, i = 0; y < h; y++) {
     const row = ((y / CELL) | 0) * gw;
     for (let x = 0; x < w; x++, j++, i += 3) {
-      const red = data[i] ?? 0;
-      const green = data[i + 1] ?? 0;
-      const blue = data[i + 2] ?? 0;
-      const v = red < green ? (red < blue ? red : blue) : green < blue ? green : blue;
+      const v = darkest(data, i);
       grey[j] = v;
       const c = row + (cellOf[x] ?? 0);
       cells[c] = (cells[c] ?? 0) + v;
@@ -91,6 +88,14 @@ export function normalizeLocalContrast(
     }
   }
   return { width: w, height: h, data: out };
+}
+
+/** min(R, G, B) of the pixel whose red byte is at `i`. */
+function darkest(data: Buffer, i: number): number {
+  const r = data[i] ?? 0;
+  const g = data[i + 1] ?? 0;
+  const b = data[i + 2] ?? 0;
+  return r < g ? (r < b ? r : b) : g < b ? g : b;
 }
 
 /** Side of the square cells the smooth fields are computed on, in pixels. */
@@ -232,11 +237,7 @@ export function darkestChannelSpread(image: RgbImage, box: PixelBox): number {
   let hi = 0;
   for (let y = y0; y < y1; y += 2)
     for (let x = x0; x < x1; x += 2) {
-      const o = (y * width + x) * 3;
-      const r = data[o] ?? 0;
-      const g = data[o + 1] ?? 0;
-      const b = data[o + 2] ?? 0;
-      const v = r < g ? (r < b ? r : b) : g < b ? g : b;
+      const v = darkest(data, (y * width + x) * 3);
       if (v < lo) lo = v;
       if (v > hi) hi = v;
     }
