@@ -1,17 +1,12 @@
 import { cpus } from "node:os";
 import { performance } from "node:perf_hooks";
-import { FontBook } from "../src/sim/render/text.js";
-import {
-  addCounts,
-  type ClassCounts,
-  countMatches,
-  precisionRecall,
-} from "../src/vision/detector/evaluate.js";
+import { addCounts, type ClassCounts, countMatches, precisionRecall } from "../src/lab/detector-evaluate.js";
+import { scaledGeometry, syntheticScreen } from "../src/lab/synth/dataset.js";
+import { FontBook } from "../src/shared/fonts.js";
+import type { RgbImage } from "../src/shared/image.js";
 import { OnnxDetector } from "../src/vision/detector/onnx-detector.js";
 import { toInputTensor } from "../src/vision/detector/preprocess.js";
-import { scaledGeometry, syntheticScreen } from "../src/vision/detector/synth/dataset.js";
 import { toRgb } from "../src/vision/rectify.js";
-import type { RgbImage } from "../src/vision/types.js";
 
 /**
  * UI-element detector benchmark: per-frame time of the committed model (median of ≥ 20, whole

@@ -1,12 +1,12 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { parseConfig } from "../src/config/load.js";
+import { parseConfig } from "../src/app/config/load.js";
+import { SimRigStack } from "../src/app/rig-stack.js";
 import { Logger } from "../src/log/logger.js";
 import { GesturePlanner } from "../src/rig/gestures.js";
 import { loadRigProfile } from "../src/rig/profile.js";
 import { predictProgram } from "../src/rig/timing.js";
-import { SimRigStack } from "../src/service/rig-stack.js";
 import { systemClock } from "../src/util/clock.js";
 import { projectRoot } from "../src/util/paths.js";
 

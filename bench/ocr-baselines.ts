@@ -4,8 +4,9 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import * as ort from "onnxruntime-node";
 import { PaddleOcrService } from "paddleocr";
+import type { RgbImage } from "../src/shared/image.js";
 import { resolveModelPaths } from "../src/vision/ocr/models.js";
-import type { OcrEngine, RgbImage, TextLine } from "../src/vision/types.js";
+import type { OcrEngine, TextLine } from "../src/vision/types.js";
 
 /**
  * Baselines the OCR bench compares the chosen engine with: the `paddleocr` npm library driving the same

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { matchTextLines, normalizeText, type TruthText } from "../src/vision/eval/text-match.js";
+import { matchTextLines, normalizeText, type TruthText } from "../src/lab/eval/text-match.js";
 import type { OcrOptionsInput } from "../src/vision/ocr/config.js";
 import type { OcrEngine, TextLine } from "../src/vision/types.js";
 
@@ -125,8 +125,8 @@ async function child(jobFile: string): Promise<void> {
 /** Render the screens once and store them as raw RGB (two sizes) and PNG for the children. */
 async function prepare(dir: string): Promise<ScreenFile[]> {
   const { default: sharp } = await import("sharp");
-  const { FontBook } = await import("../src/sim/render/text.js");
-  const { OCR_SCREENS, renderOcrScreen } = await import("../src/vision/eval/ocr-screens.js");
+  const { FontBook } = await import("../src/shared/fonts.js");
+  const { OCR_SCREENS, renderOcrScreen } = await import("../src/lab/eval/ocr-screens.js");
   const fonts = new FontBook();
   const files: ScreenFile[] = [];
   for (const locale of ["en", "zh"] as const)

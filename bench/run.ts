@@ -1,6 +1,6 @@
 import { cpus } from "node:os";
 import { performance } from "node:perf_hooks";
-import { parseConfig } from "../src/config/load.js";
+import { parseConfig } from "../src/app/config/load.js";
 import { Logger } from "../src/log/logger.js";
 import { SimRig } from "../src/sim/rig.js";
 import { ManualClock } from "../src/util/clock.js";

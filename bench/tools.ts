@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { parseConfig } from "../src/config/load.js";
+import { parseConfig } from "../src/app/config/load.js";
+import { Daemon } from "../src/app/daemon.js";
 import { Logger } from "../src/log/logger.js";
-import { Daemon } from "../src/service/daemon.js";
 import { systemClock } from "../src/util/clock.js";
 
 /**

@@ -1,10 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
-import { parseConfig } from "../src/config/load.js";
-import type { Mat3 } from "../src/geometry/homography.js";
-import { FontBook } from "../src/sim/render/text.js";
-import { IPHONE_61 } from "../src/sim/types.js";
+import { parseConfig } from "../src/app/config/load.js";
+import { FontBook } from "../src/shared/fonts.js";
+import type { Mat3 } from "../src/shared/homography.js";
+import { IPHONE_61 } from "../src/shared/phone-model.js";
 import { createVision } from "../src/vision/create.js";
 
 /**

@@ -2,16 +2,17 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
-import { parseConfig } from "../src/config/load.js";
-import { FontBook } from "../src/sim/render/text.js";
-import { IPHONE_61 } from "../src/sim/types.js";
+import { parseConfig } from "../src/app/config/load.js";
+import { type ScreenScore, scoreScreen, totals } from "../src/lab/eval/evaluate.js";
+import { readableTexts } from "../src/lab/eval/ocr-screens.js";
+import { captureScenario, type EvalCapture, evalScenarios } from "../src/lab/eval/scenarios.js";
+import { matchTextLines } from "../src/lab/eval/text-match.js";
+import { FontBook } from "../src/shared/fonts.js";
+import type { RgbImage } from "../src/shared/image.js";
+import { IPHONE_61 } from "../src/shared/phone-model.js";
 import { createVision } from "../src/vision/create.js";
-import { type ScreenScore, scoreScreen, totals } from "../src/vision/eval/evaluate.js";
-import { readableTexts } from "../src/vision/eval/ocr-screens.js";
-import { captureScenario, type EvalCapture, evalScenarios } from "../src/vision/eval/scenarios.js";
-import { matchTextLines } from "../src/vision/eval/text-match.js";
 import { buildListing, type ListingEntry } from "../src/vision/listing.js";
-import type { RgbImage, TextLine } from "../src/vision/types.js";
+import type { TextLine } from "../src/vision/types.js";
 import { findTesseract, runTesseract } from "./ocr-baselines.js";
 
 /**

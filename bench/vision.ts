@@ -2,12 +2,12 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseConfig } from "../src/config/load.js";
-import { FontBook } from "../src/sim/render/text.js";
-import { IPHONE_61 } from "../src/sim/types.js";
+import { parseConfig } from "../src/app/config/load.js";
+import { type ScreenScore, scoreScreen, scoreTable } from "../src/lab/eval/evaluate.js";
+import { captureScenario, evalScenarios } from "../src/lab/eval/scenarios.js";
+import { FontBook } from "../src/shared/fonts.js";
+import { IPHONE_61 } from "../src/shared/phone-model.js";
 import { createVision } from "../src/vision/create.js";
-import { type ScreenScore, scoreScreen, scoreTable } from "../src/vision/eval/evaluate.js";
-import { captureScenario, evalScenarios } from "../src/vision/eval/scenarios.js";
 
 /**
  * Vision bench: (1) the peek path time per frame (median of ≥20) and peak RSS, measured in a child

@@ -25,8 +25,8 @@ cd "$root"
 npx tsc -p tsconfig.build.json || echo "tsc reported errors (JavaScript is emitted anyway)"
 rm -rf "$work/data"
 half=$((screens / 2))
-node dist/src/vision/detector/synth/cli.js --out "$work/data" --seed "$seed" --start 0 --count "$half" &
-node dist/src/vision/detector/synth/cli.js --out "$work/data" --seed "$seed" --start "$half" --count "$((screens - half))" &
+node dist/src/lab/synth/cli.js --out "$work/data" --seed "$seed" --start 0 --count "$half" &
+node dist/src/lab/synth/cli.js --out "$work/data" --seed "$seed" --start "$half" --count "$((screens - half))" &
 wait
 
 # 3. Train, export the ONNX, evaluate on held-out screens -> piclaw-ui-detector.onnx, metrics.json.

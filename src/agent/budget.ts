@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Logger } from "../log/logger.js";
-import { zoneTime } from "../memory/zone-time.js";
+import { zoneTime } from "../shared/time-zone.js";
 import { writeJsonAtomic } from "../util/atomic-file.js";
 import type { Clock } from "../util/clock.js";
 import type { AgentConfig } from "./config.js";

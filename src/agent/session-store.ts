@@ -1,7 +1,6 @@
 import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { PiclawError } from "../util/errors.js";
-import type { DashboardSession, DashboardSources } from "../web/sources.js";
 import { type SessionSummary, sessionDir, sessionsDir } from "./traces.js";
 
 /**
@@ -102,28 +101,4 @@ export class SessionStore {
       await rm(sessionDir(this.stateDir, s.sessionId), { recursive: true, force: true });
     return doomed.map((s) => s.sessionId);
   }
-}
-
-/** The dashboard's view of the traces (`DashboardSources.sessions` / `sessionImage` in src/web/sources.ts). */
-export function dashboardSessionSources(
-  store: SessionStore,
-): Pick<DashboardSources, "sessions" | "sessionImage"> {
-  return {
-    sessions: async (limit) =>
-      (await store.list(limit)).map(
-        (s): DashboardSession => ({
-          id: s.sessionId,
-          startedAt: s.startedAt,
-          endedAt: s.endedAt,
-          status: s.status,
-          recap: s.recap,
-          notes: s.notes.map((n) => n.summary),
-          images: s.images,
-        }),
-      ),
-    sessionImage: async (sessionId, name) => {
-      const body = await store.image(sessionId, name).catch(() => null);
-      return body ? { contentType: "image/jpeg", body } : null;
-    },
-  };
 }

@@ -1,6 +1,6 @@
 import type { ScreenTouch } from "../calibration/agent.js";
+import { HttpService } from "../http/server.js";
 import type { Logger } from "../log/logger.js";
-import { HttpService } from "../service/http.js";
 import type { Clock } from "../util/clock.js";
 import { PiclawError } from "../util/errors.js";
 import { type BridgeConfig, bridgeFilePaths } from "./config.js";

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { z } from "zod";
+import { cookieValue, readBody } from "../http/node-http.js";
+import { RateLimiter } from "../http/rate-limit.js";
+import type { RawHandler } from "../http/server.js";
 import type { Logger } from "../log/logger.js";
-import { cookieValue, readBody } from "../mcp/node-http.js";
-import { RateLimiter } from "../mcp/rate-limit.js";
-import type { RawHandler } from "../service/http.js";
 import type { Clock } from "../util/clock.js";
 import { PiclawError } from "../util/errors.js";
 import type { BridgeConfig } from "./config.js";

@@ -1,6 +1,6 @@
-import { applyHomography, fitHomographyRobust, type Mat3, type PointPair } from "../geometry/homography.js";
 import type { BedArea } from "../rig/controller.js";
 import type { BedPoint } from "../rig/motion.js";
+import { applyHomography, fitHomographyRobust, type Mat3, type PointPair } from "../shared/homography.js";
 import { PiclawError } from "../util/errors.js";
 import type { ScreenTouch } from "./agent.js";
 import { type Residual, stats } from "./camera.js";

@@ -1,12 +1,6 @@
 import sharp from "sharp";
+import type { GrayImage } from "../shared/image.js";
 import { PiclawError } from "../util/errors.js";
-
-/** An 8-bit greyscale image, row-major. */
-export interface GrayImage {
-  width: number;
-  height: number;
-  data: Uint8Array;
-}
 
 /**
  * A bright blob. The centroid is in continuous pixel coordinates (pixel (i, j) covers [i, i+1) ×

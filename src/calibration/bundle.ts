@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import type { Mat3 } from "../geometry/homography.js";
+import type { Mat3 } from "../shared/homography.js";
 import { writeFileAtomic, writeJsonAtomic } from "../util/atomic-file.js";
 import { PiclawError } from "../util/errors.js";
 

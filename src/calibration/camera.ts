@@ -4,7 +4,7 @@ import {
   type Mat3,
   mat3Inverse,
   type PointPair,
-} from "../geometry/homography.js";
+} from "../shared/homography.js";
 import { PiclawError } from "../util/errors.js";
 import type { Random } from "../util/random.js";
 import { decodeGray, findBlobs } from "./blobs.js";

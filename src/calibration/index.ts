@@ -1,4 +1,5 @@
 /** Public surface of calibration: camera↔screen and screen↔arm maps, the bundle, the phone-side agent. */
+
 export type { PhoneAgent, ScreenTouch } from "./agent.js";
 export { type ArmFit, type ArmOptions, calibrateArm, screenArea } from "./arm.js";
 export {
@@ -12,7 +13,6 @@ export {
   writeFailedBundle,
 } from "./bundle.js";
 export { type CameraFit, type CameraFitInput, calibrateCamera, type Residual } from "./camera.js";
-export { type CalibrateCommandDeps, calibrateCommand } from "./command.js";
 export { type CalibrationOptions, calibrationConfigSchema } from "./config.js";
 export { type CalibrationPattern, dotGridPattern, type PatternDot, patternSvg } from "./pattern.js";
 export {
@@ -22,6 +22,5 @@ export {
   checkCalibration,
   runCalibration,
 } from "./run.js";
-export { type PatternPhone, SimPhoneAgent } from "./sim-agent.js";
 export type { ArmMotion, TapDeps } from "./taps.js";
 export { type Validation, type ValidationTap, validateArm } from "./validate.js";

@@ -1,4 +1,4 @@
-import { applyHomography, fitHomography, type Mat3, type Point } from "../geometry/homography.js";
+import { applyHomography, fitHomography, type Mat3, type Point } from "../shared/homography.js";
 import { PiclawError } from "../util/errors.js";
 import type { Blob } from "./blobs.js";
 import type { CalibrationPattern, PatternDot } from "./pattern.js";

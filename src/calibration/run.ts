@@ -1,4 +1,4 @@
-import type { PointPair } from "../geometry/homography.js";
+import type { PointPair } from "../shared/homography.js";
 import { type ArmFit, calibrateArm } from "./arm.js";
 import { decodeGray, findBlobs } from "./blobs.js";
 import type { CalibrationBundle } from "./bundle.js";

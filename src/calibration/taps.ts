@@ -1,6 +1,6 @@
-import type { Point } from "../geometry/homography.js";
 import type { BedArea } from "../rig/controller.js";
 import type { BedPoint, MotionStep } from "../rig/motion.js";
+import type { Point } from "../shared/homography.js";
 import type { Clock } from "../util/clock.js";
 import type { Random } from "../util/random.js";
 import type { PhoneAgent, ScreenTouch } from "./agent.js";

@@ -1,5 +1,5 @@
-import { applyHomography, type Mat3, type Point } from "../geometry/homography.js";
 import type { BedPoint } from "../rig/motion.js";
+import { applyHomography, type Mat3, type Point } from "../shared/homography.js";
 import type { CalibrationOptions } from "./config.js";
 import { fmtBed, fmtFrac, fmtMm, glassDistanceMm, randomTarget, type TapDeps, tapAndRead } from "./taps.js";
 

@@ -16,7 +16,6 @@ export {
   type CameraFrame,
   type GrabOptions,
 } from "./camera.js";
-export { FakeCamera, type FakeCameraOptions } from "./fake.js";
 export { jpegSize, MjpegSplitter, type SplitFrame } from "./mjpeg.js";
 export { type CameraConfig, cameraConfigSchema, rpicamStillArgs, rpicamVidArgs } from "./options.js";
 export { RpicamStillCamera } from "./rpicam-still.js";

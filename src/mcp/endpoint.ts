@@ -9,6 +9,8 @@ import {
   validateHostHeader,
   validateOriginHeader,
 } from "@modelcontextprotocol/server";
+import { readBody, sendRefusal, sendWebResponse, toWebRequest } from "../http/node-http.js";
+import { RateLimiter } from "../http/rate-limit.js";
 import type { Logger } from "../log/logger.js";
 import type { PhoneOwner } from "../rig/owner.js";
 import type { AnyPhoneTool, ToolCaller } from "../tools/types.js";
@@ -16,8 +18,6 @@ import type { Clock } from "../util/clock.js";
 import { PiclawError } from "../util/errors.js";
 import { projectRoot } from "../util/paths.js";
 import { isLoopbackHost, type McpConfig } from "./config.js";
-import { readBody, sendRefusal, sendWebResponse, toWebRequest } from "./node-http.js";
-import { RateLimiter } from "./rate-limit.js";
 import { buildMcpServer, checkToolList } from "./server.js";
 import { bearerToken, type TokenStore } from "./tokens.js";
 

@@ -5,6 +5,7 @@ import type { MemoryConfig } from "./config.js";
 import { SkillLibrary } from "./skills.js";
 import { MemoryStore } from "./store.js";
 
+export { isIsoDate, type ZoneTime, zoneTime } from "../shared/time-zone.js";
 export { type MemoryConfig, memoryConfigSchema } from "./config.js";
 export {
   type ParsedSkill,
@@ -22,7 +23,6 @@ export {
   type MemoryStoreOptions,
   memoryPaths,
 } from "./store.js";
-export { isIsoDate, type ZoneTime, zoneTime } from "./zone-time.js";
 
 /** The memory store and skill library the config describes, over `stateDir`. */
 export function createMemory(

@@ -2,11 +2,11 @@ import { existsSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { AgentMemory } from "../agent/ports.js";
+import { isIsoDate, zoneTime } from "../shared/time-zone.js";
 import { writeFileAtomic } from "../util/atomic-file.js";
 import type { Clock } from "../util/clock.js";
 import { PiclawError } from "../util/errors.js";
 import { projectRoot } from "../util/paths.js";
-import { isIsoDate, zoneTime } from "./zone-time.js";
 
 /** Where the memory files live inside the state directory. */
 export interface MemoryPaths {

@@ -55,3 +55,26 @@ export function trapezoidLaw(lengthMm: number, maxSpeed: number, accel: number):
     },
   };
 }
+
+/**
+ * Distance-over-time curves for one straight move. A curve maps elapsed milliseconds to millimetres
+ * travelled along the segment, monotone from 0 to `distanceMm` over `durationMs`.
+ */
+export interface MoveCurve {
+  distanceMm: number;
+  durationMs: number;
+  distanceAt(elapsedMs: number): number;
+}
+
+/**
+ * Trapezoidal velocity profile (accelerate, cruise, decelerate; a triangle when the move is too short to
+ * reach `maxMmPerS`), starting and ending at rest — how GRBL and the GPIO wave planner move one segment.
+ */
+export function trapezoid(distanceMm: number, maxMmPerS: number, accelMmPerS2: number): MoveCurve {
+  const law = trapezoidLaw(Math.abs(distanceMm), maxMmPerS, accelMmPerS2);
+  return {
+    distanceMm: law.lengthMm,
+    durationMs: law.durationS * 1000,
+    distanceAt: (elapsedMs) => law.distanceAt(elapsedMs / 1000),
+  };
+}

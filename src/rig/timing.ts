@@ -1,6 +1,6 @@
-import { trapezoid } from "../sim/gantry/profile-curve.js";
 import type { BedPoint, MotionStep } from "./motion.js";
 import type { RigProfile } from "./profile.js";
+import { trapezoid } from "./speed-law.js";
 
 /** Predicted duration of each phase of a program on a profile's timing model (no planner blending). */
 export interface ProgramTiming {

@@ -1,8 +1,8 @@
 import type { CalibrationBundle } from "../calibration/bundle.js";
 import type { Camera } from "../camera/camera.js";
+import type { RgbImage } from "../shared/image.js";
 import { cameraMap } from "../tools/rig-session.js";
 import { decodeRgb, warpToScreen } from "../vision/rectify.js";
-import type { RgbImage } from "../vision/types.js";
 
 /** A rectified screen image and when it was taken. */
 export interface ScreenFrame {

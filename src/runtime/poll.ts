@@ -1,7 +1,7 @@
 import type { Trigger } from "../agent/ports.js";
 import type { Logger } from "../log/logger.js";
+import type { RgbImage } from "../shared/image.js";
 import type { Clock } from "../util/clock.js";
-import type { RgbImage } from "../vision/types.js";
 import { type Grey, greyGrid } from "../vision/verdict.js";
 import { ScreenWatcher, type WatchEvent } from "../vision/watcher.js";
 import type { PollConfig, PollZone } from "./config.js";

@@ -1,9 +1,9 @@
 import { request } from "node:http";
-import type { SimConfig } from "../config/schema.js";
+import { HttpService, json } from "../http/server.js";
 import type { Logger } from "../log/logger.js";
-import { HttpService, json } from "../service/http.js";
 import { PiclawError } from "../util/errors.js";
 import type { CaptureSettings, FrameSource } from "./camera/index.js";
+import type { SimConfig } from "./config.js";
 import type { SimRig } from "./rig.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { PhoneGeometry } from "./types.js";
+import type { PhoneGeometry } from "../shared/phone-model.js";
 
 /**
  * Where the phone lies on the rig's bed. Bed coordinates: millimetres, origin at the bed's front-left

@@ -1,6 +1,7 @@
-import type { PiclawConfig, SimConfig } from "../config/schema.js";
 import type { Logger } from "../log/logger.js";
 import { type RigProfile, resolveRigProfile } from "../rig/profile.js";
+import { FontBook } from "../shared/fonts.js";
+import { IPHONE_61 } from "../shared/phone-model.js";
 import type { Clock } from "../util/clock.js";
 import {
   type CaptureSettings,
@@ -8,11 +9,10 @@ import {
   SimCamera,
   type SimCameraOptions,
 } from "./camera/index.js";
+import type { SimConfig } from "./config.js";
 import { SimGantry } from "./gantry/model.js";
 import { type PhoneTruth, SimPhone } from "./phone/index.js";
 import { glassFrame, type PhonePose } from "./pose.js";
-import { FontBook } from "./render/text.js";
-import { IPHONE_61 } from "./types.js";
 
 export interface SimRigDeps {
   clock: Clock;
@@ -38,8 +38,14 @@ export class SimRig {
     private readonly deps: SimRigDeps,
   ) {}
 
-  /** The simulated rig a whole config describes (its `sim` section plus the `rig.profile` it emulates). */
-  static fromConfig(config: PiclawConfig, deps: Omit<SimRigDeps, "profile"> & { cwd: string }): SimRig {
+  /**
+   * The simulated rig a config describes: its `sim` section plus the `rig.profile` it emulates (any object
+   * with those two slices, e.g. the whole root config).
+   */
+  static fromConfig(
+    config: { sim: SimConfig; rig: { profile: string } },
+    deps: Omit<SimRigDeps, "profile"> & { cwd: string },
+  ): SimRig {
     return new SimRig(config.sim, { ...deps, profile: resolveRigProfile(config.rig.profile, deps.cwd) });
   }
 

@@ -1,5 +1,5 @@
+import type { RgbImage } from "../shared/image.js";
 import type { ListingEntry } from "../vision/listing.js";
-import type { RgbImage } from "../vision/types.js";
 import type { ScreenPoint } from "./screen-geometry.js";
 
 /**

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { PiclawConfig } from "../config/schema.js";
 import { PiclawError } from "../util/errors.js";
+import type { PhoneConfig } from "./config.js";
 
 /** The environment variable that carries the phone's passcode (wins over the config). */
 export const PASSCODE_ENV = "PICLAW_PHONE_PASSCODE";
@@ -33,7 +33,11 @@ export interface PasscodeSources {
  * passcode. Throws PASSCODE_INVALID / PASSCODE_UNREADABLE naming the source, never the value.
  */
 export function resolvePasscode(
-  config: Pick<PiclawConfig, "phone" | "sim" | "rig">,
+  config: {
+    phone: Pick<PhoneConfig, "passcode" | "passcodeFile">;
+    rig: { backend: string };
+    sim: { phone: { passcode: string } };
+  },
   sources: PasscodeSources,
 ): ResolvedPasscode {
   const fromEnv = sources.env[PASSCODE_ENV];

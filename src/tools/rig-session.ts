@@ -1,15 +1,15 @@
 import type { CalibrationBundle } from "../calibration/bundle.js";
 import type { Camera, CameraFrame } from "../camera/camera.js";
-import { applyHomography, type Mat3, mat3Mul } from "../geometry/homography.js";
 import type { Logger } from "../log/logger.js";
 import type { BedArea } from "../rig/controller.js";
 import type { GesturePlanner, SwipeSpeed } from "../rig/gestures.js";
 import type { BedPoint, MotionStep } from "../rig/motion.js";
+import { applyHomography, type Mat3, mat3Mul } from "../shared/homography.js";
+import type { RgbImage } from "../shared/image.js";
 import type { Clock } from "../util/clock.js";
 import { errorMessage, PiclawError } from "../util/errors.js";
 import type { ScreenView, VisionPipeline } from "../vision/pipeline.js";
 import { decodeRgb, warpToScreen } from "../vision/rectify.js";
-import type { RgbImage } from "../vision/types.js";
 import { compareScreens, type VerdictResult } from "../vision/verdict.js";
 import type { GlassSize, ScreenPoint } from "./screen-geometry.js";
 

@@ -1,4 +1,5 @@
-import type { FracBox } from "../vision/types.js";
+import type { FracBox } from "../shared/box.js";
+import { FRONT_CARD } from "../shared/phone-model.js";
 import type { SWIPE_DIRECTIONS } from "./args.js";
 
 /**
@@ -34,13 +35,6 @@ const SWITCHER_DRAG_MM = 35;
 const BACK_SWIPE_FRACTION = 0.6;
 /** Throwing a card away: a fast stroke this long (far and fast enough for either rule). */
 const CARD_FLICK_MM = 40;
-
-/**
- * Where the most recently used app's card lies in the app switcher, in screen fractions. This is the
- * simulated phone's layout (cards from the left, most recent first); a phone that lays cards out
- * differently needs a different point.
- */
-export const FRONT_CARD: ScreenPoint = { x: 0.29, y: 0.48 };
 
 export function bboxCentre(bbox: readonly number[] | FracBox): ScreenPoint {
   const [left = 0, top = 0, right = 0, bottom = 0] = bbox;

@@ -1,7 +1,7 @@
 import sharp from "sharp";
-import type { FontBook } from "../sim/render/text.js";
+import type { FontBook } from "../shared/fonts.js";
+import type { RgbImage } from "../shared/image.js";
 import type { ListingEntry } from "./listing.js";
-import type { RgbImage } from "./types.js";
 
 /**
  * The image half of a view: the rectified screen as JPEG with each listing entry's box and number drawn

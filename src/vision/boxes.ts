@@ -1,4 +1,4 @@
-import type { FracBox } from "./types.js";
+import type { FracBox } from "../shared/box.js";
 
 /**
  * Axis-aligned box geometry shared by the listing, the detector's decoder and the evaluations. A box

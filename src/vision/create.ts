@@ -1,6 +1,6 @@
-import type { PiclawConfig } from "../config/schema.js";
-import type { FontBook } from "../sim/render/text.js";
+import type { FontBook } from "../shared/fonts.js";
 import type { Clock } from "../util/clock.js";
+import type { VisionConfig } from "./config.js";
 import { OnnxDetector } from "./detector/index.js";
 import { createOcrEngine } from "./ocr/index.js";
 import { DEFAULT_VISION_OPTIONS, VisionPipeline } from "./pipeline.js";
@@ -16,7 +16,7 @@ export interface VisionStack {
 
 /** Load the OCR and detector models named by the config (local files only) and build the pipeline. */
 export async function createVision(
-  config: Pick<PiclawConfig, "vision">,
+  config: { vision: VisionConfig },
   deps: { fonts: FontBook; clock: Clock; screenPx: { width: number; height: number } },
 ): Promise<VisionStack> {
   const ocr = await createOcrEngine(config.vision.ocr);

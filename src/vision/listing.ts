@@ -1,5 +1,6 @@
+import type { FracBox } from "../shared/box.js";
 import { area, intersection, iou, readingOrder } from "./boxes.js";
-import type { DetectedObject, FracBox, TextLine } from "./types.js";
+import type { DetectedObject, TextLine } from "./types.js";
 
 // Box geometry lives in boxes.ts; re-exported because callers and tests import it from here.
 export { area, intersection, iou, readingOrder };

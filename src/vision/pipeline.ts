@@ -1,5 +1,6 @@
-import type { Mat3 } from "../geometry/homography.js";
-import type { FontBook } from "../sim/render/text.js";
+import type { FontBook } from "../shared/fonts.js";
+import type { Mat3 } from "../shared/homography.js";
+import type { RgbImage } from "../shared/image.js";
 import type { Clock } from "../util/clock.js";
 import { type AnnotateOptions, DEFAULT_ANNOTATE_OPTIONS, ScreenAnnotator } from "./annotate.js";
 import {
@@ -10,7 +11,7 @@ import {
   type ListingOptions,
 } from "./listing.js";
 import { decodeRgb, stretchContrast, warpToScreen } from "./rectify.js";
-import type { ObjectDetector, OcrEngine, RgbImage } from "./types.js";
+import type { ObjectDetector, OcrEngine } from "./types.js";
 
 /**
  * The path from a picture of the phone to what the agent reads: rectify the camera frame into the

@@ -1,8 +1,7 @@
 import sharp from "sharp";
-import { type Mat3, mat3Mul } from "../geometry/homography.js";
-import type { RawImage } from "../sim/types.js";
+import { type Mat3, mat3Mul } from "../shared/homography.js";
+import type { RawImage, RgbImage } from "../shared/image.js";
 import { PiclawError } from "../util/errors.js";
-import type { RgbImage } from "./types.js";
 
 /**
  * Rectification: warp the camera frame into the phone's screen rectangle with the calibrated

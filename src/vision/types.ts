@@ -4,15 +4,8 @@
  * resolution a stage happened to run at.
  */
 
-/** `[left, top, right, bottom]`, each in 0–1, left < right, top < bottom. */
-export type FracBox = [left: number, top: number, right: number, bottom: number];
-
-/** Raw interleaved RGB pixels (3 channels), row-major, top-left origin. */
-export interface RgbImage {
-  width: number;
-  height: number;
-  data: Buffer;
-}
+import type { FracBox } from "../shared/box.js";
+import type { RgbImage } from "../shared/image.js";
 
 /** One line (or word) of recognised text. */
 export interface TextLine {

@@ -1,4 +1,4 @@
-import type { RgbImage } from "./types.js";
+import type { RgbImage } from "../shared/image.js";
 
 /**
  * The change verdict a gesture reports: did the screen visibly change between the frame before and the

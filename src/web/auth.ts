@@ -1,9 +1,9 @@
 import { createHmac, randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
+import { cookieValue } from "../http/node-http.js";
 import { isLoopbackHost, type McpConfig } from "../mcp/config.js";
 import { allowedHostnames } from "../mcp/endpoint.js";
-import { cookieValue } from "../mcp/node-http.js";
 import { bearerToken, type TokenInfo } from "../mcp/tokens.js";
 import type { Clock } from "../util/clock.js";
 

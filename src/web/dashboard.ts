@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { readBody } from "../http/node-http.js";
+import type { RawHandler } from "../http/server.js";
 import type { Logger } from "../log/logger.js";
-import { readBody } from "../mcp/node-http.js";
-import type { RawHandler } from "../service/http.js";
 import type { Clock } from "../util/clock.js";
 import { errorMessage, PiclawError } from "../util/errors.js";
 import { type AuthVerdict, DashboardAuth, type DashboardAuthOptions } from "./auth.js";

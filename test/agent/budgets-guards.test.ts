@@ -2,8 +2,8 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { dayKey } from "../../src/agent/budget.js";
-import { closing, turn } from "../../src/agent/fake-openai-server.js";
 import { ManualClock } from "../../src/util/clock.js";
+import { closing, turn } from "../fakes/openai-server.js";
 import { type Harness, harness, toolTexts, WAKE } from "./harness.js";
 
 let h: Harness | null = null;

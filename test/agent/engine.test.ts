@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { closing, turn } from "../../src/agent/fake-openai-server.js";
 import { defaultPromptBuilder } from "../../src/agent/wiring.js";
+import { closing, turn } from "../fakes/openai-server.js";
 import { type Harness, harness, SkillsFake, toolTexts, userTexts, WAKE } from "./harness.js";
 
 let h: Harness | null = null;

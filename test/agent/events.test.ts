@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { AgentEvents } from "../../src/agent/events.js";
-import { closing, turn } from "../../src/agent/fake-openai-server.js";
+import { closing, turn } from "../fakes/openai-server.js";
 import { type Harness, harness, WAKE } from "./harness.js";
 
 let h: Harness | null = null;

@@ -5,7 +5,6 @@ import type { ChatCompletionMessageParam } from "openai/resources/chat/completio
 import { type AgentConfig, agentConfigSchema } from "../../src/agent/config.js";
 import { AgentRunner, type PromptBuilder } from "../../src/agent/engine.js";
 import type { AgentEvent } from "../../src/agent/events.js";
-import { FakeOpenAIServer } from "../../src/agent/fake-openai-server.js";
 import type {
   AgentJobs,
   AgentMemory,
@@ -30,6 +29,7 @@ import {
 import { ManualClock } from "../../src/util/clock.js";
 import { PiclawError } from "../../src/util/errors.js";
 import { seededRandom } from "../../src/util/random.js";
+import { FakeOpenAIServer } from "../fakes/openai-server.js";
 
 /** In-memory fakes of the agent's ports, a scripted phone, and a runner wired to the fake server. */
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { closing, type RecordedRequest, turn } from "../../src/agent/fake-openai-server.js";
+import { closing, type RecordedRequest, turn } from "../fakes/openai-server.js";
 import { fastRig } from "../tools/fast-rig.js";
 import { type Harness, harness, WAKE } from "./harness.js";
 

@@ -2,18 +2,18 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { agentCommand } from "../../src/app/commands/agent.js";
+import { parseConfig } from "../../src/app/config/load.js";
+import { Daemon } from "../../src/app/daemon.js";
+import { Logger } from "../../src/log/logger.js";
+import { systemClock } from "../../src/util/clock.js";
 import {
   closing,
   FakeOpenAIServer,
   type FakeReply,
   type RecordedRequest,
   turn,
-} from "../../src/agent/fake-openai-server.js";
-import { parseConfig } from "../../src/config/load.js";
-import { Logger } from "../../src/log/logger.js";
-import { agentCommand } from "../../src/service/agent-command.js";
-import { Daemon } from "../../src/service/daemon.js";
-import { systemClock } from "../../src/util/clock.js";
+} from "../fakes/openai-server.js";
 
 /**
  * The issue's end-to-end session: "set a 10-minute timer" on the simulated rig, through the real daemon

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { closing, type FakeReply, turn } from "../../src/agent/fake-openai-server.js";
+import { closing, type FakeReply, turn } from "../fakes/openai-server.js";
 import { type Harness, harness, toolTexts, userTexts, WAKE } from "./harness.js";
 
 let h: Harness | null = null;

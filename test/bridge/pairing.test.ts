@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { bridgeCommand } from "../../src/bridge/command.js";
+import { bridgeCommand } from "../../src/app/commands/bridge.js";
 import { ManualClock } from "../../src/util/clock.js";
 import { PageClient, type StartedBridge, startBridge } from "./helpers.js";
 

@@ -1,13 +1,14 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { calibrateCamera } from "../../src/calibration/camera.js";
 import { dotGridPattern } from "../../src/calibration/pattern.js";
-import { SimPhoneAgent } from "../../src/calibration/sim-agent.js";
-import { applyHomography } from "../../src/geometry/homography.js";
+import { applyHomography } from "../../src/shared/homography.js";
+import { SimPhoneAgent } from "../../src/sim/calibration-agent.js";
 import { SimRig } from "../../src/sim/rig.js";
 import { systemClock } from "../../src/util/clock.js";
 import { seededRandom } from "../../src/util/random.js";
+import { quietLog } from "../fakes/log.js";
 import { rejection } from "../helpers/errors.js";
-import { directRig, POSES, poseConfig, quietLog, trueScreenToCamera } from "./helpers.js";
+import { directRig, POSES, poseConfig, trueScreenToCamera } from "./helpers.js";
 
 const W = 2304;
 const H = 1296;

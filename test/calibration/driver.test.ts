@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { SimRigStack } from "../../src/app/rig-stack.js";
 import { calibrationConfigSchema } from "../../src/calibration/config.js";
 import { type CalibrationRunDeps, checkCalibration, runCalibration } from "../../src/calibration/run.js";
-import { SimPhoneAgent } from "../../src/calibration/sim-agent.js";
-import { applyHomography, type Mat3 } from "../../src/geometry/homography.js";
-import { SimRigStack } from "../../src/service/rig-stack.js";
+import { applyHomography, type Mat3 } from "../../src/shared/homography.js";
+import { SimPhoneAgent } from "../../src/sim/calibration-agent.js";
 import { glassFrame, glassToBed, type PhonePose } from "../../src/sim/pose.js";
 import { systemClock } from "../../src/util/clock.js";
 import { seededRandom } from "../../src/util/random.js";
-import { POSES, poseConfig, quietLog, trueScreenToCamera } from "./helpers.js";
+import { quietLog } from "../fakes/log.js";
+import { POSES, poseConfig, trueScreenToCamera } from "./helpers.js";
 
 /**
  * The whole calibration through the stack a Pi runs: MotionController → GRBL driver → serial pty →

@@ -3,16 +3,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SerialPort } from "serialport";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { calibrateCommand } from "../../src/app/commands/calibrate.js";
+import type { PiclawConfig } from "../../src/app/config/schema.js";
 import { bundlePaths, readBundle } from "../../src/calibration/bundle.js";
-import { calibrateCommand } from "../../src/calibration/command.js";
-import type { PiclawConfig } from "../../src/config/schema.js";
 import { SimControlServer } from "../../src/sim/control.js";
 import { type SimGrblLink, startSimGrblLink } from "../../src/sim/gantry/grbl-link.js";
 import { SimRig } from "../../src/sim/rig.js";
 import { systemClock } from "../../src/util/clock.js";
 import { PiclawError } from "../../src/util/errors.js";
+import { captureLog, worldConfig } from "../app/hardware-world.js";
 import { PageClient } from "../bridge/helpers.js";
-import { captureLog, worldConfig } from "../service/hardware-world.js";
 
 /**
  * `piclaw calibrate` on `rig.backend: hardware` against a simulated world: the world's gantry behind the

@@ -1,18 +1,15 @@
-import { parseConfig } from "../../src/config/load.js";
-import type { PiclawConfig } from "../../src/config/schema.js";
-import { type Mat3, mat3Mul } from "../../src/geometry/homography.js";
-import { Logger } from "../../src/log/logger.js";
+import { parseConfig } from "../../src/app/config/load.js";
+import type { PiclawConfig } from "../../src/app/config/schema.js";
 import { MotionController } from "../../src/rig/controller.js";
 import type { BedPoint, MotionBackend, MotionStatus, MotionStep } from "../../src/rig/motion.js";
 import { resolveRigProfile } from "../../src/rig/profile.js";
+import { FontBook } from "../../src/shared/fonts.js";
+import { type Mat3, mat3Mul } from "../../src/shared/homography.js";
 import { SimPhone } from "../../src/sim/phone/index.js";
 import { bedToGlass, type GlassFrame, glassFrame, glassToBed, type PhonePose } from "../../src/sim/pose.js";
-import { FontBook } from "../../src/sim/render/text.js";
 import type { SimRig } from "../../src/sim/rig.js";
 import { ManualClock } from "../../src/util/clock.js";
-
-export const quietLog = (): Logger =>
-  Logger.create({ level: "error", format: "human", sink: { write() {} }, now: Date.now });
+import { quietLog } from "../fakes/log.js";
 
 /** A config for one simulated pose (plus camera extras such as glare). */
 export function poseConfig(

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { parseConfig } from "../../src/app/config/load.js";
 import { calibrateArm } from "../../src/calibration/arm.js";
 import { calibrateCamera } from "../../src/calibration/camera.js";
 import { calibrationConfigSchema } from "../../src/calibration/config.js";
 import { dotGridPattern } from "../../src/calibration/pattern.js";
-import { SimPhoneAgent } from "../../src/calibration/sim-agent.js";
-import { parseConfig } from "../../src/config/load.js";
-import { applyHomography } from "../../src/geometry/homography.js";
 import { GesturePlanner } from "../../src/rig/gestures.js";
+import { applyHomography } from "../../src/shared/homography.js";
+import { SimPhoneAgent } from "../../src/sim/calibration-agent.js";
 import { DEFAULT_SIM_CAMERA_OPTIONS } from "../../src/sim/camera/options.js";
 import { SimCamera } from "../../src/sim/camera/sim-camera.js";
 import { Finger } from "../../src/sim/phone/finger.js";

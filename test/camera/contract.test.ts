@@ -1,14 +1,15 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Camera } from "../../src/camera/camera.js";
-import { FakeCamera } from "../../src/camera/fake.js";
 import type { CameraConfig } from "../../src/camera/options.js";
 import { RpicamStillCamera } from "../../src/camera/rpicam-still.js";
 import { RpicamVidCamera } from "../../src/camera/rpicam-vid.js";
 import type { CaptureSettings } from "../../src/sim/camera/options.js";
 import { systemClock } from "../../src/util/clock.js";
+import { FakeCamera } from "../fakes/camera.js";
+import { quietLog } from "../fakes/log.js";
 import { rejection } from "../helpers/errors.js";
-import { cameraConfig, quietLog, SIM_STILL, SIM_VID, type SimBench, startSimBench } from "./helpers.js";
+import { cameraConfig, SIM_STILL, SIM_VID, type SimBench, startSimBench } from "./helpers.js";
 
 /**
  * One contract for every camera: the rpicam-vid and rpicam-still drivers spawning the simulator's
@@ -43,11 +44,11 @@ afterAll(() => bench.stop());
 const cameras: [string, () => Camera][] = [
   [
     "rpicam-vid driver + stand-in",
-    () => new RpicamVidCamera(config, { clock: systemClock, log: quietLog, env: bench.env }),
+    () => new RpicamVidCamera(config, { clock: systemClock, log: quietLog(), env: bench.env }),
   ],
   [
     "rpicam-still driver + stand-in",
-    () => new RpicamStillCamera(config, { clock: systemClock, log: quietLog, env: bench.env }),
+    () => new RpicamStillCamera(config, { clock: systemClock, log: quietLog(), env: bench.env }),
   ],
   [
     "fake camera on the simulated camera",

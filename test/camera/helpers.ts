@@ -2,20 +2,14 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
+import { parseConfig } from "../../src/app/config/load.js";
 import { type CameraConfig, cameraConfigSchema } from "../../src/camera/options.js";
-import { parseConfig } from "../../src/config/load.js";
 import { Logger } from "../../src/log/logger.js";
 import { SimControlServer } from "../../src/sim/control.js";
 import { SimRig } from "../../src/sim/rig.js";
 import { systemClock } from "../../src/util/clock.js";
 import { projectRoot } from "../../src/util/paths.js";
-
-export const quietLog = Logger.create({
-  level: "error",
-  format: "human",
-  sink: { write() {} },
-  now: Date.now,
-});
+import { quietLog } from "../fakes/log.js";
 
 /** A logger that keeps every JSON line, parsed. */
 export function capturingLog(): { log: Logger; lines: Record<string, unknown>[] } {
@@ -51,9 +45,9 @@ export interface SimBench {
 export async function startSimBench(): Promise<SimBench> {
   const dir = mkdtempSync(join(tmpdir(), "piclaw-camera-"));
   const config = parseConfig({ sim: { phone: { utcOffsetMinutes: 0 } } });
-  const rig = SimRig.fromConfig(config, { clock: systemClock, log: quietLog, cwd: projectRoot() });
+  const rig = SimRig.fromConfig(config, { clock: systemClock, log: quietLog(), cwd: projectRoot() });
   await rig.start();
-  const server = new SimControlServer(rig, quietLog);
+  const server = new SimControlServer(rig, quietLog());
   const socketPath = await server.start(join(dir, "sim.sock"));
   return {
     rig,

@@ -2,15 +2,8 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RpicamVidCamera } from "../../src/camera/rpicam-vid.js";
 import { systemClock } from "../../src/util/clock.js";
-import {
-  cameraConfig,
-  eventually,
-  isRunning,
-  quietLog,
-  SIM_VID,
-  type SimBench,
-  startSimBench,
-} from "./helpers.js";
+import { quietLog } from "../fakes/log.js";
+import { cameraConfig, eventually, isRunning, SIM_VID, type SimBench, startSimBench } from "./helpers.js";
 
 /** The rpicam-vid driver on the simulator's stand-in: full-size frames, and recovery from a killed camera. */
 describe("RpicamVidCamera on the simulated rig", () => {
@@ -23,7 +16,7 @@ describe("RpicamVidCamera on the simulated rig", () => {
   it("streams frames of the default size (2304×1296)", async () => {
     const camera = new RpicamVidCamera(cameraConfig({ vidBinary: SIM_VID }), {
       clock: systemClock,
-      log: quietLog,
+      log: quietLog(),
       env: bench.env,
     });
     await camera.start();
@@ -39,7 +32,7 @@ describe("RpicamVidCamera on the simulated rig", () => {
   it("restarts a killed rpicam-vid and delivers a newer frame; stop() leaves no process", async () => {
     const camera = new RpicamVidCamera(
       cameraConfig({ vidBinary: SIM_VID, width: 640, height: 480, restartMinMs: 200 }),
-      { clock: systemClock, log: quietLog, env: bench.env },
+      { clock: systemClock, log: quietLog(), env: bench.env },
     );
     await camera.start();
     try {

@@ -7,16 +7,9 @@ import { RpicamStillCamera } from "../../src/camera/rpicam-still.js";
 import { RpicamVidCamera } from "../../src/camera/rpicam-vid.js";
 import { parseRpicamArgs } from "../../src/sim/camera/rpicam-args.js";
 import { systemClock } from "../../src/util/clock.js";
+import { quietLog } from "../fakes/log.js";
 import { rejection } from "../helpers/errors.js";
-import {
-  cameraConfig,
-  capturingLog,
-  eventually,
-  type FakeRpicam,
-  fakeRpicam,
-  isRunning,
-  quietLog,
-} from "./helpers.js";
+import { cameraConfig, capturingLog, eventually, type FakeRpicam, fakeRpicam, isRunning } from "./helpers.js";
 
 /**
  * The rpicam-vid driver against throwaway "rpicam-vid" scripts that misbehave on purpose: crashes,
@@ -90,7 +83,7 @@ describe("RpicamVidCamera with misbehaving programs", () => {
     const config = cameraConfig({ ...fast, vidBinary: fake.binary, width: 96, height: 64 });
     camera = new RpicamVidCamera(config, {
       clock: systemClock,
-      log: quietLog,
+      log: quietLog(),
       env: fake.env({ FAKE_ARGV_FILE: argvFile }),
     });
     await camera.start();
@@ -151,7 +144,7 @@ describe("RpicamVidCamera with misbehaving programs", () => {
   it("restarts a program whose frames stop (stall) and delivers again", async () => {
     camera = new RpicamVidCamera(cameraConfig({ ...fast, stallTimeoutMs: 400, vidBinary: fake.binary }), {
       clock: systemClock,
-      log: quietLog,
+      log: quietLog(),
       env: fake.env({ FAKE_FRAMES: "3", FAKE_HANG: "1" }),
     });
     await camera.start();
@@ -168,7 +161,7 @@ describe("RpicamVidCamera with misbehaving programs", () => {
     const goodFlag = join(fake.dir, "good");
     camera = new RpicamVidCamera(cameraConfig({ ...fast, startupTimeoutMs: 500, vidBinary: fake.binary }), {
       clock: systemClock,
-      log: quietLog,
+      log: quietLog(),
       env: fake.env({ FAKE_GARBAGE_UNTIL: goodFlag }),
     });
     await camera.start();
@@ -188,7 +181,7 @@ describe("RpicamVidCamera with misbehaving programs", () => {
     const missing = join(fake.dir, "no-such-rpicam-vid");
     camera = new RpicamVidCamera(cameraConfig({ ...fast, vidBinary: missing }), {
       clock: systemClock,
-      log: quietLog,
+      log: quietLog(),
     });
     const err = await rejection(camera.start());
     expect(err.code).toBe("CAMERA_BINARY_MISSING");
@@ -197,7 +190,7 @@ describe("RpicamVidCamera with misbehaving programs", () => {
     expect((await rejection(camera.grab())).code).toBe("CAMERA_NOT_STARTED");
     const bare = new RpicamVidCamera(cameraConfig({ vidBinary: "piclaw-no-such-rpicam-vid" }), {
       clock: systemClock,
-      log: quietLog,
+      log: quietLog(),
     });
     expect((await rejection(bare.start())).code).toBe("CAMERA_BINARY_MISSING");
   });
@@ -205,7 +198,7 @@ describe("RpicamVidCamera with misbehaving programs", () => {
   it("fails pending grabs with CAMERA_BINARY_MISSING when the program vanishes between restarts", async () => {
     camera = new RpicamVidCamera(cameraConfig({ ...fast, vidBinary: fake.binary }), {
       clock: systemClock,
-      log: quietLog,
+      log: quietLog(),
       env: fake.env({ FAKE_FRAMES: "2" }),
     });
     await camera.start();
@@ -218,7 +211,7 @@ describe("RpicamVidCamera with misbehaving programs", () => {
   it("SIGKILLs a program that ignores SIGTERM, and kills what a wrapper script started", async () => {
     camera = new RpicamVidCamera(cameraConfig({ ...fast, stopGraceMs: 300, vidBinary: fake.wrapper }), {
       clock: systemClock,
-      log: quietLog,
+      log: quietLog(),
       env: fake.env({ FAKE_IGNORE_TERM: "1" }),
     });
     await camera.start();
@@ -235,7 +228,7 @@ describe("RpicamVidCamera with misbehaving programs", () => {
   it("fails a waiting grab with CAMERA_STOPPED when stopped", async () => {
     camera = new RpicamVidCamera(cameraConfig({ ...fast, vidBinary: fake.binary }), {
       clock: systemClock,
-      log: quietLog,
+      log: quietLog(),
       env: fake.env({ FAKE_FRAMES: "0", FAKE_HANG: "1" }),
     });
     await camera.start();
@@ -255,7 +248,7 @@ describe("RpicamStillCamera with misbehaving programs", () => {
       });
       const camera = new RpicamStillCamera(cameraConfig({ stillBinary: failing }), {
         clock: systemClock,
-        log: quietLog,
+        log: quietLog(),
       });
       await camera.start();
       const err = await rejection(camera.grab());
@@ -265,7 +258,7 @@ describe("RpicamStillCamera with misbehaving programs", () => {
       await camera.stop();
       const missing = new RpicamStillCamera(cameraConfig({ stillBinary: join(fake.dir, "nope") }), {
         clock: systemClock,
-        log: quietLog,
+        log: quietLog(),
       });
       expect((await rejection(missing.start())).code).toBe("CAMERA_BINARY_MISSING");
       expect(existsSync(join(fake.dir, "nope"))).toBe(false);

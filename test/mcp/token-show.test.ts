@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { firstBootFiles, tokenCommand } from "../../src/mcp/token-command.js";
+import { firstBootFiles, tokenCommand } from "../../src/app/commands/token.js";
 import { TokenStore } from "../../src/mcp/tokens.js";
 import { ManualClock } from "../../src/util/clock.js";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { memoryConfigSchema } from "../../src/memory/config.js";
 import { MemoryStore } from "../../src/memory/store.js";
-import { zoneTime } from "../../src/memory/zone-time.js";
+import { zoneTime } from "../../src/shared/time-zone.js";
 import { ManualClock } from "../../src/util/clock.js";
 import { PiclawError } from "../../src/util/errors.js";
 

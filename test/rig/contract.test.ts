@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseConfig } from "../../src/config/load.js";
+import { parseConfig } from "../../src/app/config/load.js";
+import { SimRigStack } from "../../src/app/rig-stack.js";
 import { Logger } from "../../src/log/logger.js";
 import type { BedPoint } from "../../src/rig/motion.js";
-import { SimRigStack } from "../../src/service/rig-stack.js";
 import type { SwipeGesture } from "../../src/sim/phone/index.js";
 import { glassFrame, glassToBed } from "../../src/sim/pose.js";
 import { systemClock } from "../../src/util/clock.js";

@@ -4,7 +4,8 @@ import { PollHook } from "../../src/runtime/poll.js";
 import { Runtime } from "../../src/runtime/runtime.js";
 import type { SimPhone } from "../../src/sim/phone/index.js";
 import { ManualClock } from "../../src/util/clock.js";
-import { fastRig, quietLog } from "../tools/fast-rig.js";
+import { quietLog } from "../fakes/log.js";
+import { fastRig } from "../tools/fast-rig.js";
 import { FakeRunner } from "./fakes.js";
 import { simScreenFrames } from "./sim-screen.js";
 import { VirtualTime } from "./virtual-time.js";
@@ -24,9 +25,9 @@ function pollRuntime(rig: ReturnType<typeof fastRig>) {
   const runner = new FakeRunner(time, 20_000);
   const frames = simScreenFrames(rig.phone, rig.clock);
   const config = runtimeConfigSchema.parse({});
-  const poll = new PollHook({ frames, clock: rig.clock, log: quietLog }, config.poll);
+  const poll = new PollHook({ frames, clock: rig.clock, log: quietLog() }, config.poll);
   const runtime = new Runtime(
-    { runner, hooks: [poll], clock: rig.clock, timers: time, log: quietLog },
+    { runner, hooks: [poll], clock: rig.clock, timers: time, log: quietLog() },
     { tickMs: config.tickMs, cooldownMs: config.cooldownMs },
   );
   time.quiesce = async () => {

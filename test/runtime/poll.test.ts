@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { runtimeConfigSchema } from "../../src/runtime/config.js";
 import type { ScreenFrame } from "../../src/runtime/frames.js";
 import { PollHook } from "../../src/runtime/poll.js";
+import type { RgbImage } from "../../src/shared/image.js";
 import { ManualClock } from "../../src/util/clock.js";
-import type { RgbImage } from "../../src/vision/types.js";
-import { quietLog } from "../tools/fast-rig.js";
+import { quietLog } from "../fakes/log.js";
 
 const W = 120;
 const H = 260;
@@ -61,7 +61,7 @@ function run(hook: PollHook, frame: (second: number) => RgbImage, seconds: numbe
 function hook(): PollHook {
   const never = { grab: async (): Promise<ScreenFrame | null> => null };
   return new PollHook(
-    { frames: never, clock: new ManualClock(), log: quietLog },
+    { frames: never, clock: new ManualClock(), log: quietLog() },
     runtimeConfigSchema.parse({}).poll,
   );
 }
@@ -113,7 +113,7 @@ describe("PollHook pre-filter", () => {
       },
     };
     const config = runtimeConfigSchema.parse({ poll: { intervalMs: 2000, armSettleMs: 3000 } }).poll;
-    const poll = new PollHook({ frames, clock, log: quietLog, armInUse: () => armBusy }, config);
+    const poll = new PollHook({ frames, clock, log: quietLog(), armInUse: () => armBusy }, config);
     for (let t = 0; t < 10_000; t += 1000) await poll.check(t);
     expect(grabs).toBe(5);
     armBusy = true;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { cronHook } from "../../src/runtime/hooks.js";
 import { Runtime, type RuntimeEvent } from "../../src/runtime/runtime.js";
 import { PiclawError } from "../../src/util/errors.js";
-import { quietLog } from "../tools/fast-rig.js";
+import { quietLog } from "../fakes/log.js";
 import { FakeDueJobs, FakeRunner, job, ScriptedHook } from "./fakes.js";
 import { VirtualTime } from "./virtual-time.js";
 
@@ -15,7 +15,7 @@ function setup(durationMs = 10_000) {
   const jobs = new FakeDueJobs();
   const poll = new ScriptedHook("poll", false);
   const runtime = new Runtime(
-    { runner, hooks: [cronHook(jobs), poll], clock: time.clock, timers: time, log: quietLog },
+    { runner, hooks: [cronHook(jobs), poll], clock: time.clock, timers: time, log: quietLog() },
     { tickMs: TICK, cooldownMs: COOLDOWN },
   );
   const events: RuntimeEvent[] = [];

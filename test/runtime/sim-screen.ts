@@ -1,5 +1,5 @@
-import type { Mat3 } from "../../src/geometry/homography.js";
 import type { ScreenFrame, ScreenFrameSource } from "../../src/runtime/frames.js";
+import type { Mat3 } from "../../src/shared/homography.js";
 import type { SimPhone } from "../../src/sim/phone/index.js";
 import type { Clock } from "../../src/util/clock.js";
 import { decodeRgb, warpToScreen } from "../../src/vision/rectify.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { IPHONE_61 } from "../../src/shared/phone-model.js";
 import { bedToGlass, glassFrame, glassToBed } from "../../src/sim/pose.js";
-import { IPHONE_61 } from "../../src/sim/types.js";
 
 describe("phone pose on the bed", () => {
   it("puts the screen centre at the pose centre, glass z at the phone's thickness", () => {

@@ -1,14 +1,12 @@
 import { type CalibrationBundle, parseBundle } from "../../src/calibration/bundle.js";
-import { FakeCamera } from "../../src/camera/fake.js";
-import { fitHomography, type Mat3 } from "../../src/geometry/homography.js";
-import { Logger } from "../../src/log/logger.js";
 import type { BedArea } from "../../src/rig/controller.js";
 import { MotionController } from "../../src/rig/controller.js";
 import { PhoneOwner, phoneOwnerConfigSchema } from "../../src/rig/owner.js";
 import { resolveRigProfile } from "../../src/rig/profile.js";
+import { FontBook } from "../../src/shared/fonts.js";
+import { fitHomography, type Mat3 } from "../../src/shared/homography.js";
 import { SimPhone, type SimPhoneOptions } from "../../src/sim/phone/index.js";
 import { glassFrame, glassToBed, type PhonePose } from "../../src/sim/pose.js";
-import { FontBook } from "../../src/sim/render/text.js";
 import type { PhoneToolDeps, WakeStep } from "../../src/tools/context.js";
 import { invokeTool } from "../../src/tools/invoke.js";
 import type { PhoneIo } from "../../src/tools/phone-io.js";
@@ -17,9 +15,11 @@ import { createPhoneTools } from "../../src/tools/phone-tools.js";
 import { RigSession } from "../../src/tools/rig-session.js";
 import type { AnyPhoneTool, ToolResult } from "../../src/tools/types.js";
 import { ManualClock } from "../../src/util/clock.js";
-import { FakeOcrEngine } from "../../src/vision/ocr/fake.js";
 import { DEFAULT_VISION_OPTIONS, VisionPipeline } from "../../src/vision/pipeline.js";
 import { DirectBackend } from "../calibration/helpers.js";
+import { FakeCamera } from "../fakes/camera.js";
+import { quietLog } from "../fakes/log.js";
+import { FakeOcrEngine } from "../fakes/ocr-engine.js";
 import { cameraOver, trueScreenToCamera } from "../vision/helpers.js";
 
 /**
@@ -37,13 +37,6 @@ export const POSE: PhonePose = {
   tiltYDeg: -0.3,
 };
 const FRAME = { width: 1152, height: 648 };
-
-export const quietLog = Logger.create({
-  level: "error",
-  format: "human",
-  sink: { write() {} },
-  now: Date.now,
-});
 
 let fonts: FontBook | null = null;
 
@@ -87,7 +80,7 @@ export function fastRig(options: FastRigOptions = {}): FastRig {
   const motion = new MotionController(
     new DirectBackend(phone, frame, clock, profile.park),
     profile,
-    quietLog,
+    quietLog(),
   );
   const simCamera = cameraOver(phone, POSE, true);
   const camera = new FakeCamera({ source: () => simCamera.capture(FRAME), clock, ...FRAME });
@@ -106,7 +99,7 @@ export function fastRig(options: FastRigOptions = {}): FastRig {
     { ...DEFAULT_VISION_OPTIONS, rectifiedWidth: 292 },
   );
   const sleep = async (ms: number) => clock.advance(ms);
-  const session = new RigSession({ camera, vision, motion, clock, sleep, settleMs: 250, log: quietLog });
+  const session = new RigSession({ camera, vision, motion, clock, sleep, settleMs: 250, log: quietLog() });
   const bundle = truthBundle(phone, simCamera, frame, options.allowedArea);
   if (options.calibrated !== false) session.setCalibration(bundle);
   const passcode = options.passcode === undefined ? "2468" : options.passcode;
@@ -131,7 +124,7 @@ export function fastRig(options: FastRigOptions = {}): FastRig {
       caller: { kind: "agent", label: "test" },
       priority: "local",
       signal: new AbortController().signal,
-      log: quietLog,
+      log: quietLog(),
     });
   };
   return { clock, phone, camera, session, motion, tools, bundle, call };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "../../src/config/load.js";
+import { parseConfig } from "../../src/app/config/load.js";
 import { PASSCODE_ENV, resolvePasscode } from "../../src/tools/passcode.js";
 import { rejection } from "../helpers/errors.js";
 

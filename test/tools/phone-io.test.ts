@@ -1,5 +1,5 @@
+import { FontBook } from "../../src/shared/fonts.js";
 import { SimPhone } from "../../src/sim/phone/index.js";
-import { FontBook } from "../../src/sim/render/text.js";
 import { SimPhoneIo } from "../../src/tools/phone-io.js";
 import { ManualClock } from "../../src/util/clock.js";
 import { phoneIoContract } from "./phone-io.contract.js";

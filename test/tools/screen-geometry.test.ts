@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CalibrationBundle } from "../../src/calibration/bundle.js";
-import { applyHomography } from "../../src/geometry/homography.js";
+import { applyHomography } from "../../src/shared/homography.js";
 import { cameraMap } from "../../src/tools/rig-session.js";
 import {
   backSwipe,

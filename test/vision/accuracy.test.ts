@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseConfig } from "../../src/config/load.js";
-import { IPHONE_61 } from "../../src/sim/types.js";
+import { parseConfig } from "../../src/app/config/load.js";
+import { type ScreenScore, scoreScreen, scoreTable, totals } from "../../src/lab/eval/evaluate.js";
+import { captureScenario, evalScenarios } from "../../src/lab/eval/scenarios.js";
+import { IPHONE_61 } from "../../src/shared/phone-model.js";
 import { createVision, type VisionStack } from "../../src/vision/create.js";
-import { type ScreenScore, scoreScreen, scoreTable, totals } from "../../src/vision/eval/evaluate.js";
-import { captureScenario, evalScenarios } from "../../src/vision/eval/scenarios.js";
 import { fonts } from "../sim/phone/helpers.js";
 
 /**

@@ -1,8 +1,8 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import type { RgbImage } from "../../src/shared/image.js";
 import { annotateScreen, ScreenAnnotator } from "../../src/vision/annotate.js";
 import type { ListingEntry } from "../../src/vision/listing.js";
-import type { RgbImage } from "../../src/vision/types.js";
 import { fonts } from "../sim/phone/helpers.js";
 
 /** A flat grey screen. */

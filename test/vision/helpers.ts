@@ -1,4 +1,4 @@
-import { type Mat3, mat3Mul } from "../../src/geometry/homography.js";
+import { type Mat3, mat3Mul } from "../../src/shared/homography.js";
 import { DEFAULT_SIM_CAMERA_OPTIONS, type SimCameraOptions } from "../../src/sim/camera/options.js";
 import { SimCamera } from "../../src/sim/camera/sim-camera.js";
 import type { SimPhone } from "../../src/sim/phone/index.js";

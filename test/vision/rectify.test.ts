@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { RgbImage } from "../../src/shared/image.js";
 import { decodeRgb, resizeRgb, warpToScreen } from "../../src/vision/rectify.js";
-import type { RgbImage } from "../../src/vision/types.js";
 import { makePhone } from "../sim/phone/helpers.js";
 import { cameraOver, POSES, trueScreenToCamera } from "./helpers.js";
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { Mat3 } from "../../src/geometry/homography.js";
+import type { Mat3 } from "../../src/shared/homography.js";
+import type { RgbImage } from "../../src/shared/image.js";
 import type { SimCamera } from "../../src/sim/camera/sim-camera.js";
 import type { SimPhone } from "../../src/sim/phone/index.js";
 import { decodeRgb, warpToScreen } from "../../src/vision/rectify.js";
-import type { RgbImage } from "../../src/vision/types.js";
 import { compareScreens } from "../../src/vision/verdict.js";
 import { ScreenWatcher } from "../../src/vision/watcher.js";
 import { makePhone, PASSCODE } from "../sim/phone/helpers.js";

@@ -3,9 +3,9 @@ import {
   type Mat3,
   mat3Inverse,
   mat3Mul,
-} from "../../geometry/homography.js";
+} from "../../shared/homography.js";
+import type { PhoneGeometry } from "../../shared/phone-model.js";
 import { type GlassFrame, glassFrame, glassToBed, type PhonePose, type Vec3 } from "../pose.js";
-import type { PhoneGeometry } from "../types.js";
 import type { CameraLens, CameraPlacement } from "./options.js";
 
 /**
@@ -14,7 +14,7 @@ import type { CameraLens, CameraPlacement } from "./options.js";
  * (W/2, H/2). No lens distortion, so every plane maps to the sensor by an exact homography.
  */
 
-export type { Mat3 } from "../../geometry/homography.js";
+export type { Mat3 } from "../../shared/homography.js";
 export { mat3Inverse, mat3Mul };
 
 export interface PixelPoint {

@@ -1,4 +1,4 @@
-import type { PhoneGeometry } from "../types.js";
+import type { PhoneGeometry } from "../../shared/phone-model.js";
 import { applyHomography, type CameraView, mat3Inverse, type PixelPoint } from "./optics.js";
 import type { BedLook, PhoneLook, Rgb } from "./options.js";
 import type { Vignette } from "./sensor.js";

@@ -1,7 +1,8 @@
 import sharp from "sharp";
+import type { RawImage } from "../../shared/image.js";
 import { PiclawError } from "../../util/errors.js";
 import type { PhonePose } from "../pose.js";
-import type { RawImage, ScreenSource } from "../types.js";
+import type { ScreenSource } from "../types.js";
 import { type CameraView, cameraView } from "./optics.js";
 import type { CaptureSettings, SimCameraOptions } from "./options.js";
 import { drawCarriage, drawGlare } from "./overlays.js";

@@ -1,6 +1,6 @@
 import type { BedPoint } from "../../rig/motion.js";
+import { type MoveCurve, trapezoid } from "../../rig/speed-law.js";
 import type { SimGantry } from "./model.js";
-import { type MoveCurve, trapezoid } from "./profile-curve.js";
 
 /** Machine limits the planner applies per block (Cartesian per-axis limits; enough for CoreXY here). */
 export interface PlannerLimits {

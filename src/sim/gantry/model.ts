@@ -1,8 +1,8 @@
 import type { BedPoint } from "../../rig/motion.js";
+import type { MoveCurve } from "../../rig/speed-law.js";
 import type { Clock } from "../../util/clock.js";
 import { bedToGlass, type GlassFrame } from "../pose.js";
 import type { TouchEvent } from "../types.js";
-import type { MoveCurve } from "./profile-curve.js";
 
 /** The glass under the gantry: where a stylus contact becomes a touch on the simulated phone. */
 export interface TouchSurface {

@@ -1,4 +1,4 @@
-import type { FontBook } from "../render/text.js";
+import type { FontBook } from "../../shared/fonts.js";
 import type { AppId, PhoneState } from "./state.js";
 import type { Locale, Strings } from "./strings.js";
 import type { Theme } from "./theme.js";

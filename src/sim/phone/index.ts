@@ -12,12 +12,11 @@ export {
 } from "./gestures.js";
 export {
   BANNER_MS,
-  type PhoneScreen,
   type PhoneTruth,
   type ScheduledNotification,
   SimPhone,
   type SimPhoneOptions,
 } from "./phone.js";
-export type { AppId } from "./state.js";
+export type { AppId, PhoneScreen } from "./state.js";
 export { type Locale, STRINGS, type StringKey, type Strings } from "./strings.js";
 export type { TouchReport } from "./touch-log.js";

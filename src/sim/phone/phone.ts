@@ -1,14 +1,9 @@
+import type { FontBook } from "../../shared/fonts.js";
+import type { RawImage } from "../../shared/image.js";
+import { IPHONE_61, type PhoneGeometry } from "../../shared/phone-model.js";
 import type { Clock } from "../../util/clock.js";
 import { PiclawError } from "../../util/errors.js";
-import type { FontBook } from "../render/text.js";
-import {
-  IPHONE_61,
-  type PhoneGeometry,
-  type RawImage,
-  type ScreenElement,
-  type ScreenSource,
-  type TouchEvent,
-} from "../types.js";
+import type { ScreenElement, ScreenSource, TouchEvent } from "../types.js";
 import { buildApp } from "./apps/registry.js";
 import type { Ctx, Nav } from "./context.js";
 import { GESTURE_THRESHOLDS as T } from "./gesture-thresholds.js";
@@ -21,7 +16,7 @@ import { banner } from "./screens/chrome.js";
 import { buildHome } from "./screens/home.js";
 import { buildLock, buildPasscode } from "./screens/lock.js";
 import { buildSwitcher } from "./screens/switcher.js";
-import { type AppId, initialState, type PhoneState } from "./state.js";
+import { type AppId, initialState, type PhoneScreen, type PhoneState } from "./state.js";
 import { STRINGS } from "./strings.js";
 import { summarize } from "./summary.js";
 import { contains, rect } from "./svg.js";
@@ -50,9 +45,6 @@ export interface SimPhoneOptions {
   /** Wall-clock offset from UTC the phone displays (minutes, no DST). Default 0. */
   utcOffsetMinutes?: number;
 }
-
-/** What the phone is showing at the top level. */
-export type PhoneScreen = "off" | "lock" | "passcode" | "home" | "switcher" | "app";
 
 /** Ground truth for tests and benchmarks; never shown to the agent. */
 export interface PhoneTruth {

@@ -1,5 +1,6 @@
 import sharp from "sharp";
-import type { PhoneGeometry, RawImage } from "../types.js";
+import type { RawImage } from "../../shared/image.js";
+import type { PhoneGeometry } from "../../shared/phone-model.js";
 import { DEFS } from "./theme.js";
 
 /** Wrap a scene body in an SVG document drawn in points and sized to the panel's pixels. */

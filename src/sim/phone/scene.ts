@@ -1,5 +1,6 @@
-import type { FontBook, TextStyle } from "../render/text.js";
-import type { Box, ElementKind, ScreenElement } from "../types.js";
+import type { FracBox } from "../../shared/box.js";
+import type { FontBook, TextStyle } from "../../shared/fonts.js";
+import type { ElementKind, ScreenElement } from "../types.js";
 import type { SwipeGesture, TapGesture } from "./gestures.js";
 import { contains, intersect, type Rect } from "./svg.js";
 
@@ -154,7 +155,7 @@ export class Scene {
     return this.elements
       .filter((el, i) => !el.hidden && !covered(el, i))
       .map((el) => {
-        const box: Box = [
+        const box: FracBox = [
           f(el.rect.x, this.width),
           f(el.rect.y, this.height),
           f(el.rect.x + el.rect.w, this.width),

@@ -266,3 +266,6 @@ export function initialState(locale: "en" | "zh", nowMs: number): PhoneState {
 export function unreadCount(state: PhoneState): number {
   return state.threads.reduce((sum, t) => sum + t.unread, 0);
 }
+
+/** What the phone is showing at the top level. */
+export type PhoneScreen = "off" | "lock" | "passcode" | "home" | "switcher" | "app";

@@ -1,10 +1,10 @@
 import { timerPhase } from "./apps/clock.js";
 import { appSummary } from "./apps/registry.js";
 import { APP_TITLE } from "./icons.js";
-import type { PhoneScreen } from "./phone.js";
+
 import { HOME_PAGES } from "./screens/home.js";
 import { SHAKE_MS } from "./screens/lock.js";
-import { type PhoneState, unreadCount } from "./state.js";
+import { type PhoneScreen, type PhoneState, unreadCount } from "./state.js";
 import { STRINGS } from "./strings.js";
 
 export interface SummaryOptions {

@@ -1,6 +1,7 @@
+import type { FracBox } from "../../shared/box.js";
 import { PiclawError } from "../../util/errors.js";
 import { iou } from "../boxes.js";
-import type { DetectedObject, FracBox } from "../types.js";
+import type { DetectedObject } from "../types.js";
 import type { Letterbox } from "./preprocess.js";
 
 /** Thresholds and classes for turning a raw output tensor into objects. */

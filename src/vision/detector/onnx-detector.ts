@@ -1,8 +1,9 @@
 import { existsSync } from "node:fs";
 import { InferenceSession, Tensor } from "onnxruntime-node";
+import type { RgbImage } from "../../shared/image.js";
 import { errorMessage, PiclawError } from "../../util/errors.js";
 import { inferenceThreads } from "../threads.js";
-import type { DetectedObject, ObjectDetector, RgbImage } from "../types.js";
+import type { DetectedObject, ObjectDetector } from "../types.js";
 import { type DetectorOptions, detectorConfigSchema, resolveModelPath } from "./config.js";
 import { decodeDetections } from "./decode.js";
 import { toInputTensor } from "./preprocess.js";

@@ -1,6 +1,6 @@
 import sharp from "sharp";
+import type { RgbImage } from "../../shared/image.js";
 import { PiclawError } from "../../util/errors.js";
-import type { RgbImage } from "../types.js";
 
 /** Grey the padding is filled with (YOLO's letterbox colour; PiClaw's model is trained with it too). */
 export const PAD_VALUE = 114;

@@ -1,4 +1,4 @@
-import type { RgbImage } from "../types.js";
+import type { RgbImage } from "../../shared/image.js";
 
 /**
  * DB (differentiable binarisation) text detection, pre- and post-processing for PaddleOCR's det

@@ -6,7 +6,6 @@ import { loadDictionary, readModel, resolveModelPaths } from "./models.js";
 import { PaddleOcrEngine } from "./paddle-engine.js";
 
 export { type OcrOptions, type OcrOptionsInput, ocrConfigSchema } from "./config.js";
-export { FakeOcrEngine, type FakeOcrSource } from "./fake.js";
 export { type OcrModelPaths, resolveModelPaths } from "./models.js";
 export { PaddleOcrEngine, type PaddleOcrParts } from "./paddle-engine.js";
 

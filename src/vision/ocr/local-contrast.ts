@@ -1,4 +1,4 @@
-import type { RgbImage } from "../types.js";
+import type { RgbImage } from "../../shared/image.js";
 import type { PixelBox } from "./detect.js";
 
 /**

@@ -1,6 +1,7 @@
 import type { InferenceSession, Tensor } from "onnxruntime-node";
+import type { RgbImage } from "../../shared/image.js";
 import { PiclawError } from "../../util/errors.js";
-import type { OcrEngine, RgbImage, TextLine } from "../types.js";
+import type { OcrEngine, TextLine } from "../types.js";
 import type { OcrOptions } from "./config.js";
 import { dbBoxes, detectionInput, detectionSize, type PixelBox } from "./detect.js";
 import { endsWithRaisedMark, tightenToInk } from "./ink.js";

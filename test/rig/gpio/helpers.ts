@@ -7,15 +7,9 @@ import { SimGantry } from "../../../src/sim/gantry/model.js";
 import { createPigpioFake, type PigpioFake } from "../../../src/sim/gantry/pigpio-fake.js";
 import { systemClock } from "../../../src/util/clock.js";
 import { projectRoot } from "../../../src/util/paths.js";
+import { quietLog } from "../../fakes/log.js";
 
 export const gpioProfile = loadRigProfile(resolve(projectRoot(), "calibration/profiles/cartesian-gpio.yaml"));
-export const quietLog = Logger.create({
-  level: "error",
-  format: "human",
-  sink: { write() {} },
-  now: Date.now,
-});
-
 /** A logger that keeps every line (JSON) so tests can check what the back-end reported. */
 export function capturingLog(): { log: Logger; lines: string[] } {
   const lines: string[] = [];
@@ -67,7 +61,7 @@ export function gpioRig(
     pigpio: fake.pigpio,
     onoff: fake.onoff,
     clock,
-    log: options.log ?? quietLog,
+    log: options.log ?? quietLog(),
     gpioChipBase: chipBase,
   });
   return {

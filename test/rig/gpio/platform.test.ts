@@ -57,7 +57,7 @@ describe("GPIO chip base (kernel ≥ 6.6 numbering)", () => {
       pigpio: rig.fake.pigpio,
       onoff: rig.fake.onoff,
       clock: { now: Date.now },
-      log: (await import("./helpers.js")).quietLog,
+      log: (await import("../../fakes/log.js")).quietLog(),
       sysfsRoot: root,
     });
     await backend.start();
@@ -70,7 +70,7 @@ describe("GPIO chip base (kernel ≥ 6.6 numbering)", () => {
       pigpio: wrong.fake.pigpio,
       onoff: wrong.fake.onoff,
       clock: { now: Date.now },
-      log: (await import("./helpers.js")).quietLog,
+      log: (await import("../../fakes/log.js")).quietLog(),
       sysfsRoot: root,
     });
     await expect(mismatched.start()).rejects.toThrow(/EINVAL/);

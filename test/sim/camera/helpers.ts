@@ -1,6 +1,8 @@
 import sharp from "sharp";
-import { FontBook } from "../../../src/sim/render/text.js";
-import { IPHONE_61, type PhoneGeometry, type RawImage, type ScreenSource } from "../../../src/sim/types.js";
+import { FontBook } from "../../../src/shared/fonts.js";
+import type { RawImage } from "../../../src/shared/image.js";
+import { IPHONE_61, type PhoneGeometry } from "../../../src/shared/phone-model.js";
+import type { ScreenSource } from "../../../src/sim/types.js";
 
 /** Screen pixels per glass millimetre of a geometry. */
 export const pxPerMm = (g: PhoneGeometry): number => g.screenPx.width / g.glassMm.width;

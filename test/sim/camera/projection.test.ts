@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { IPHONE_61 } from "../../../src/shared/phone-model.js";
 import { applyHomography, cameraView, mat3Inverse } from "../../../src/sim/camera/optics.js";
 import { DEFAULT_SIM_CAMERA_OPTIONS, type SimCameraOptions } from "../../../src/sim/camera/options.js";
 import { SimCamera } from "../../../src/sim/camera/sim-camera.js";
 import { glassFrame, glassToBed, type PhonePose } from "../../../src/sim/pose.js";
-import { IPHONE_61 } from "../../../src/sim/types.js";
 import { centroid, dotScreen } from "./helpers.js";
 
 /** Geometry-only camera: no noise, vignetting, glare or carriage to shift a centroid. */

@@ -1,9 +1,10 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import type { RawImage } from "../../../src/shared/image.js";
+import { IPHONE_61 } from "../../../src/shared/phone-model.js";
 import { DEFAULT_SIM_CAMERA_OPTIONS, type SimCameraOptions } from "../../../src/sim/camera/options.js";
 import { type CarriagePosition, SimCamera } from "../../../src/sim/camera/sim-camera.js";
 import type { PhonePose } from "../../../src/sim/pose.js";
-import { IPHONE_61, type RawImage } from "../../../src/sim/types.js";
 import { dotScreen, flatScreen, meanLuma, phoneLikeScreen } from "./helpers.js";
 
 const POSE: PhonePose = { centerXMm: 150, centerYMm: 110, rotationDeg: 2.5, tiltXDeg: 0.4, tiltYDeg: -0.3 };

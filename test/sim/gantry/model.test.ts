@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { trapezoid } from "../../../src/rig/speed-law.js";
+import { FontBook } from "../../../src/shared/fonts.js";
 import { SimGantry } from "../../../src/sim/gantry/model.js";
-import { sampledCurve, trapezoid } from "../../../src/sim/gantry/profile-curve.js";
+import { sampledCurve } from "../../../src/sim/gantry/profile-curve.js";
 import { SimPhone } from "../../../src/sim/phone/index.js";
 import { glassFrame, glassToBed, type PhonePose } from "../../../src/sim/pose.js";
-import { FontBook } from "../../../src/sim/render/text.js";
 import type { TouchEvent } from "../../../src/sim/types.js";
 import { ManualClock } from "../../../src/util/clock.js";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { IPHONE_61 } from "../../../src/shared/phone-model.js";
 import { GESTURE_THRESHOLDS as T } from "../../../src/sim/phone/gesture-thresholds.js";
 import { type Gesture, GestureRecognizer } from "../../../src/sim/phone/gestures.js";
 import type { TouchEvent } from "../../../src/sim/types.js";
-import { IPHONE_61 } from "../../../src/sim/types.js";
 
 const glass = IPHONE_61.glassMm;
 const k = IPHONE_61.screenPt.width / glass.width;

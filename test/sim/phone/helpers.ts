@@ -1,6 +1,6 @@
+import { FontBook } from "../../../src/shared/fonts.js";
 import { Finger } from "../../../src/sim/phone/finger.js";
 import { SimPhone, type SimPhoneOptions } from "../../../src/sim/phone/index.js";
-import { FontBook } from "../../../src/sim/render/text.js";
 import { ManualClock } from "../../../src/util/clock.js";
 
 /** One FontBook per test file: loading the CJK subsets is the slow part. */

@@ -1,8 +1,9 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import type { RawImage } from "../../../src/shared/image.js";
 import { seedThreads } from "../../../src/sim/phone/state.js";
 import { STRINGS } from "../../../src/sim/phone/strings.js";
-import type { RawImage, ScreenElement } from "../../../src/sim/types.js";
+import type { ScreenElement } from "../../../src/sim/types.js";
 import { el, fonts, makePhone, PASSCODE } from "./helpers.js";
 
 /** Ink mask (bright text on the dark wallpaper) of an element's box, sampled on a fixed grid. */

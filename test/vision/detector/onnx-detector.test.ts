@@ -2,12 +2,12 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { countMatches, precisionRecall } from "../../../src/lab/detector-evaluate.js";
+import { FontBook } from "../../../src/shared/fonts.js";
 import { SimPhone } from "../../../src/sim/phone/index.js";
-import { FontBook } from "../../../src/sim/render/text.js";
 import { ManualClock } from "../../../src/util/clock.js";
 import { PiclawError } from "../../../src/util/errors.js";
 import { detectorConfigSchema } from "../../../src/vision/detector/config.js";
-import { countMatches, precisionRecall } from "../../../src/vision/detector/evaluate.js";
 import { OnnxDetector } from "../../../src/vision/detector/onnx-detector.js";
 import { toRgb } from "../../../src/vision/rectify.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type OcrScreen, renderOcrScreen } from "../../../src/vision/eval/ocr-screens.js";
-import { matchTextLines } from "../../../src/vision/eval/text-match.js";
+import { type OcrScreen, renderOcrScreen } from "../../../src/lab/eval/ocr-screens.js";
+import { matchTextLines } from "../../../src/lab/eval/text-match.js";
 import type { OcrEngine } from "../../../src/vision/types.js";
 import { rejection } from "../../helpers/errors.js";
 import { fonts } from "../../sim/phone/helpers.js";

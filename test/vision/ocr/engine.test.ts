@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OcrScreen, type OcrScreenName, renderOcrScreen } from "../../../src/vision/eval/ocr-screens.js";
-import { boxIou, matchTextLines, normalizeText } from "../../../src/vision/eval/text-match.js";
+import { type OcrScreen, type OcrScreenName, renderOcrScreen } from "../../../src/lab/eval/ocr-screens.js";
+import { boxIou, matchTextLines, normalizeText } from "../../../src/lab/eval/text-match.js";
 import { createOcrEngine, ocrConfigSchema, type PaddleOcrEngine } from "../../../src/vision/ocr/index.js";
 import type { TextLine } from "../../../src/vision/types.js";
 import { rejection } from "../../helpers/errors.js";

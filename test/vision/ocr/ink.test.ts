@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { RgbImage } from "../../../src/shared/image.js";
 import { endsWithRaisedMark, tightenToInk } from "../../../src/vision/ocr/ink.js";
-import type { RgbImage } from "../../../src/vision/types.js";
 
 /** White 60×50 canvas with dark rectangles `[x0, y0, x1, y1)` (a crude glyph line). */
 function canvas(rects: [number, number, number, number][]): RgbImage {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
+import type { RgbImage } from "../../../src/shared/image.js";
 import {
   darkestChannelSpread,
   normalizeLocalContrast,
   WASHED_OUT_SPREAD,
 } from "../../../src/vision/ocr/local-contrast.js";
-import type { RgbImage } from "../../../src/vision/types.js";
 
 /** A pale blue card under an additive, clipping glare spot, with a white "label" (2 px strokes every 6 px) in the spot's core. */
 function glaredCard(w: number, h: number): { image: RgbImage; label: [number, number, number, number] } {

@@ -1,0 +1,141 @@
+import { readFileSync } from "node:fs";
+import { localBaseUrl } from "../../http/server.js";
+import type { Logger } from "../../log/logger.js";
+import type { Clock } from "../../util/clock.js";
+import { errorMessage, PiclawError } from "../../util/errors.js";
+import { cliTokenPath, runLine } from "../agent-api.js";
+import type { LoadedConfig } from "../config/load.js";
+import { Daemon } from "../daemon.js";
+
+/**
+ * `piclaw run "task"` and `piclaw say "text"`. Both talk to the running daemon over its agent API
+ * (`/api/agent/*`, with the local CLI token). When no daemon answers, `run` starts the appliance in this
+ * process (the configured rig and provider, triggers off, an ephemeral port), runs the one session,
+ * streams it the same way and stops again.
+ */
+
+export const AGENT_USAGE = `  run "TASK"                start one agent session now and stream its notes (via the running daemon,
+                            or in this process when none is running); exit 0 on DONE/IDLE/WAIT
+  say "TEXT"                pass a message to the running session (it reaches the model next turn)
+  abort                     abort the running session (the arm lifts and parks)
+`;
+
+export interface AgentCommandDeps {
+  clock: Clock;
+  log: Logger;
+  write: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+  fetch?: typeof fetch;
+}
+
+/** The daemon's base URL as seen from this machine (a wildcard bind is reached on loopback). */
+export function daemonUrl(loaded: LoadedConfig): string {
+  return localBaseUrl(loaded.config.server.host, loaded.config.server.port);
+}
+
+function cliToken(loaded: LoadedConfig): string | null {
+  try {
+    return readFileSync(cliTokenPath(loaded.stateDir), "utf8").trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** One NDJSON line of `/api/agent/run` as a person reads it (null = print nothing). */
+export function describeRunLine(value: Record<string, unknown>): string | null {
+  switch (value.type) {
+    case "started":
+      return `session ${String(value.sessionId)} (${String(value.model)})\n`;
+    case "note":
+      return `  ${String(value.turn).padStart(3)}  ${String(value.summary)}\n`;
+    case "tool":
+      return value.isError ? `       ${String(value.name)} failed\n` : null;
+    case "retry":
+      return `       provider retry in ${Math.round(Number(value.delayMs) / 1000)} s: ${String(value.reason)}\n`;
+    case "attempt_end":
+      return value.status === "STUCK" ? `       attempt ${String(value.attempt)} STUCK\n` : null;
+    case "outcome":
+      return `${String(value.status)}: ${String(value.recap)}\n`;
+    case "error":
+      return `error: ${String(value.message)}\n`;
+    default:
+      return null;
+  }
+}
+
+const OK_STATUSES = new Set(["DONE", "IDLE", "WAIT"]);
+
+export async function agentCommand(
+  command: "run" | "say" | "abort",
+  text: string | undefined,
+  loaded: LoadedConfig,
+  deps: AgentCommandDeps,
+): Promise<number> {
+  if (command !== "abort" && !text?.trim())
+    throw new PiclawError("USAGE", `piclaw ${command} needs the text in quotes, e.g. piclaw ${command} "…"`);
+  const doFetch = deps.fetch ?? fetch;
+  const token = cliToken(loaded);
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const url = `${daemonUrl(loaded)}/api/agent/${command}`;
+  let response: Response;
+  try {
+    response = await doFetch(url, { method: "POST", headers, body: JSON.stringify({ text: text ?? "" }) });
+  } catch (err) {
+    if (command === "run") return runInProcess(text ?? "", loaded, deps);
+    throw new PiclawError("DAEMON_UNREACHABLE", `no PiClaw daemon answers at ${url} (${errorMessage(err)})`);
+  }
+  if (command !== "run" || !response.ok || !response.body) {
+    const body = (await response.json().catch(() => ({}))) as { error?: string };
+    if (!response.ok)
+      throw new PiclawError("DAEMON_REFUSED", `${response.status}: ${body.error ?? "refused"}`);
+    deps.write(command === "say" ? "delivered\n" : "aborted\n");
+    return 0;
+  }
+  let status: string | null = null;
+  let buffered = "";
+  const decoder = new TextDecoder();
+  for await (const chunk of response.body) {
+    buffered += decoder.decode(chunk as Uint8Array, { stream: true });
+    for (let nl = buffered.indexOf("\n"); nl >= 0; nl = buffered.indexOf("\n")) {
+      const value = JSON.parse(buffered.slice(0, nl)) as Record<string, unknown>;
+      buffered = buffered.slice(nl + 1);
+      if (value.type === "outcome") status = String(value.status);
+      const line = describeRunLine(value);
+      if (line) deps.write(line);
+    }
+  }
+  return status !== null && OK_STATUSES.has(status) ? 0 : 1;
+}
+
+async function runInProcess(text: string, loaded: LoadedConfig, deps: AgentCommandDeps): Promise<number> {
+  deps.write("no daemon running: starting the appliance in this process for one session\n");
+  const config = {
+    ...loaded.config,
+    server: { ...loaded.config.server, port: 0 },
+    runtime: { ...loaded.config.runtime, enabled: false },
+  };
+  const daemon = new Daemon({ ...loaded, config }, deps.log, deps.clock, deps.env);
+  try {
+    await daemon.start();
+    const agent = daemon.agent;
+    if (!agent) throw new PiclawError("AGENT_OFF", "the agent did not start");
+    let sessionId: string | null = null;
+    const unsubscribe = agent.events.on((event) => {
+      if (event.type === "session_start") sessionId = event.sessionId;
+      if (event.sessionId !== sessionId) return;
+      const value = runLine(event);
+      const line = value ? describeRunLine(value) : null;
+      if (line) deps.write(line);
+    });
+    try {
+      const outcome = await agent.run(text, "piclaw run");
+      deps.write(describeRunLine({ type: "outcome", ...outcome }) ?? "");
+      return OK_STATUSES.has(outcome.status) ? 0 : 1;
+    } finally {
+      unsubscribe();
+    }
+  } finally {
+    await daemon.stop();
+  }
+}

@@ -1,0 +1,251 @@
+import { mkdirSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { PhoneBridge } from "../bridge/bridge.js";
+import { HttpService, json } from "../http/server.js";
+import type { Logger } from "../log/logger.js";
+import { tokenFilePath } from "../mcp/config.js";
+import { createMcpEndpoint, MCP_PATH, type McpEndpoint, machineNames } from "../mcp/endpoint.js";
+import { TokenStore } from "../mcp/tokens.js";
+import { PhoneOwner } from "../rig/owner.js";
+import { SimControlServer } from "../sim/control.js";
+import type { SimRig } from "../sim/rig.js";
+import type { Clock } from "../util/clock.js";
+import { DashboardAuth } from "../web/auth.js";
+import type { Dashboard } from "../web/dashboard.js";
+import { agentApiRoutes, writeCliToken } from "./agent-api.js";
+import { AgentStack, POLL_FRAME_WIDTH } from "./agent-stack.js";
+import type { LoadedConfig } from "./config/load.js";
+import { createDaemonDashboard, dashboardSessionSources } from "./dashboard-sources.js";
+import { createRigStack } from "./hardware-rig-stack.js";
+import { type Notifier, SystemdNotifier } from "./notify.js";
+import { PhoneToolStack } from "./phone-stack.js";
+import type { RigStack } from "./rig-stack.js";
+import { Watchdog, watchdogPingIntervalMs } from "./watchdog.js";
+
+/**
+ * The PiClaw daemon: owns the rig and the servers. `start()` brings parts up in order and `stop()`
+ * tears them down in reverse, so a SIGTERM leaves no socket files or child processes behind.
+ */
+export class Daemon {
+  private stack: RigStack | null = null;
+  private http: HttpService | null = null;
+  private control: SimControlServer | null = null;
+  private mcp: McpEndpoint | null = null;
+  private dashboard: Dashboard | null = null;
+  /** The built-in agent, jobs and runtime, once started. */
+  agent: AgentStack | null = null;
+  /** The phone-side bridge page (only when `bridge.enabled`). */
+  bridge: PhoneBridge | null = null;
+  private phone: PhoneToolStack | null = null;
+  /** The one owner of the arm (gestures from MCP, the agent and jobs take leases from it). */
+  owner: PhoneOwner | null = null;
+  private startedAt = 0;
+  /** Where the public HTTP server listens once started. */
+  url: string | null = null;
+  /** The simulator's control socket (used by the rpicam stand-ins), once started. */
+  simSocket: string | null = null;
+
+  constructor(
+    private readonly loaded: LoadedConfig,
+    private readonly log: Logger,
+    private readonly clock: Clock,
+    /** Environment (the phone's passcode may come from PICLAW_PHONE_PASSCODE). */
+    private readonly env: NodeJS.ProcessEnv = process.env,
+    /** Tells systemd READY/WATCHDOG/STOPPING; default: `systemd-notify` driven by `$NOTIFY_SOCKET`. */
+    private readonly notifierOverride?: Notifier,
+  ) {}
+
+  private notifier: Notifier | null = null;
+  private watchdog: Watchdog | null = null;
+
+  /** The simulated rig once started (tests look at its phone and gantry). */
+  get simRig(): SimRig | null {
+    return this.stack ? this.stack.sim : null;
+  }
+
+  async start(): Promise<void> {
+    const { config, stateDir } = this.loaded;
+    this.startedAt = this.clock.now();
+    mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+    this.log.info("starting", {
+      configFile: this.loaded.path ?? "(defaults)",
+      stateDir,
+      rig: config.rig.backend,
+    });
+    this.log.addSecret(config.sim.phone.passcode);
+    // The watchdog runs from the first moment: loading models on a Pi takes a while, and a hang there
+    // should be restarted too (TimeoutStartSec= bounds the start as a whole).
+    const svcLog = this.log.child("service");
+    this.notifier =
+      this.notifierOverride ?? new SystemdNotifier({ config: config.service, env: this.env, log: svcLog });
+    const pingMs = config.service.watchdog ? watchdogPingIntervalMs(this.env, process.pid) : null;
+    this.watchdog = new Watchdog(this.notifier, pingMs, svcLog);
+    this.watchdog.start();
+
+    // Relative paths in the config (the rig profile) are relative to the config file.
+    const baseDir = this.loaded.path ? dirname(this.loaded.path) : process.cwd();
+    // `rig.backend`: the simulated rig, or the real one (GRBL on serial / GPIO on pigpio, no simulator).
+    const stack = createRigStack(config, { clock: this.clock, log: this.log, cwd: baseDir });
+    this.stack = stack;
+    await stack.start();
+    const rig = stack.sim;
+
+    if (rig) {
+      const runDir = join(stateDir, "run");
+      mkdirSync(runDir, { recursive: true, mode: 0o700 });
+      const socketPath = join(runDir, "sim.sock");
+      rmSync(socketPath, { force: true });
+      this.control = new SimControlServer(rig, this.log.child("sim.control"));
+      this.simSocket = await this.control.start(socketPath);
+      this.log.info("simulator control socket ready", {
+        socket: this.simSocket,
+        env: `PICLAW_SIM_SOCKET=${socketPath}`,
+      });
+    }
+    // The bridge comes up before the tools: on a real phone it carries their clipboard and screenshots.
+    if (config.bridge.enabled) {
+      const bridgeLog = this.log.child("bridge");
+      this.bridge = new PhoneBridge({ config: config.bridge, stateDir, log: bridgeLog, clock: this.clock });
+      await this.bridge.start();
+    }
+
+    const mcpConfig = config.mcp;
+    this.owner = new PhoneOwner(config.arm, this.clock);
+    // The 12 phone tools: camera, vision models, calibration (made once on a fresh simulated rig).
+    this.phone = new PhoneToolStack({
+      config,
+      stateDir,
+      baseDir,
+      rig: stack,
+      motion: stack.motion,
+      owner: this.owner,
+      simSocket: this.simSocket,
+      bridge: this.bridge,
+      clock: this.clock,
+      log: this.log,
+      env: this.env,
+    });
+    await this.phone.start();
+    const tokens = new TokenStore(tokenFilePath(mcpConfig, stateDir), this.clock);
+    const mcp = createMcpEndpoint({
+      config: mcpConfig,
+      bindHost: config.server.host,
+      tokens,
+      tools: this.phone.tools,
+      owner: this.owner,
+      log: this.log.child("mcp"),
+      clock: this.clock,
+    });
+    this.mcp = mcp;
+    const phone = this.phone;
+    // The built-in agent, jobs.md and the runtime that wakes sessions (off without a provider key).
+    const agent = new AgentStack({
+      config,
+      stateDir,
+      clock: this.clock,
+      log: this.log,
+      env: this.env,
+      owner: this.owner,
+      phoneTools: phone.tools,
+      frames: phone.screenFrames(POLL_FRAME_WIDTH),
+    });
+    this.agent = agent;
+    await agent.start();
+    if (config.dashboard.enabled) {
+      this.dashboard = createDaemonDashboard({
+        config,
+        stateDir,
+        motion: stack.motion,
+        travelMm: stack.profile.travelMm,
+        owner: this.owner,
+        look: (signal) => phone.look(signal),
+        extra: { jobs: () => agent.jobs.list(), ...dashboardSessionSources(agent.sessions) },
+        tokens,
+        clock: this.clock,
+        log: this.log.child("dashboard"),
+      });
+      await this.dashboard.start();
+    }
+
+    this.http = new HttpService(
+      {
+        "/healthz": async () =>
+          json({
+            status: "ok",
+            rig: config.rig.backend,
+            uptimeS: Math.round((this.clock.now() - this.startedAt) / 1000),
+          }),
+        ...(rig
+          ? {
+              "/sim/screen.png": async () => ({ contentType: "image/png", body: await rig.screenshot() }),
+              "/sim/frame.jpg": async (_req: unknown, url: URL) => ({
+                contentType: "image/jpeg",
+                body: await rig.captureFrame(SimControlServer.settingsFromQuery(url, config.sim.camera)),
+              }),
+              "/sim/truth.json": async () => json(rig.truth()),
+            }
+          : {}),
+      },
+      this.log.child("http"),
+      {
+        [MCP_PATH]: (req, res) => mcp.handle(req, res),
+        ...this.dashboard?.routes(),
+        ...agentApiRoutes({
+          agent,
+          auth:
+            this.dashboard?.auth ??
+            new DashboardAuth({
+              bindHost: config.server.host,
+              mcp: config.mcp,
+              tokens,
+              localNames: machineNames(),
+              clock: this.clock,
+              loginMs: config.dashboard.loginHours * 3_600_000,
+            }),
+          cliToken: writeCliToken(stateDir),
+          log: this.log.child("api"),
+        }),
+      },
+    );
+    this.url = await this.http.start({ host: config.server.host, port: config.server.port });
+    this.log.info("serving", {
+      url: this.url,
+      endpoints: [
+        "/healthz",
+        ...(rig ? ["/sim/screen.png", "/sim/frame.jpg", "/sim/truth.json"] : []),
+        MCP_PATH,
+      ],
+    });
+    this.log.info("mcp endpoint", { url: `${this.url}${MCP_PATH}`, ...mcp.describe() });
+    if (this.dashboard) this.log.info("dashboard", { url: `${this.url}/`, ...this.dashboard.describe() });
+    this.log.info("ready");
+    // READY=1 only now: the rig, the vision models and the MCP endpoint are up and answering.
+    await this.notifier?.notify({ READY: "1", STATUS: `serving ${this.url}${MCP_PATH}` });
+  }
+
+  async stop(): Promise<void> {
+    this.log.info("stopping");
+    await this.notifier?.notify({ STOPPING: "1", STATUS: "stopping" });
+    await this.bridge?.stop();
+    this.bridge = null;
+    await this.agent?.stop();
+    this.agent = null;
+    await this.mcp?.close();
+    this.mcp = null;
+    await this.dashboard?.stop();
+    this.dashboard = null;
+    await this.http?.stop();
+    this.http = null;
+    await this.phone?.stop();
+    this.phone = null;
+    await this.control?.stop();
+    this.control = null;
+    await this.stack?.stop();
+    this.stack = null;
+    this.watchdog?.stop();
+    this.watchdog = null;
+    await this.notifier?.close();
+    this.notifier = null;
+    this.log.info("stopped");
+  }
+}

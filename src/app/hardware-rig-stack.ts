@@ -1,0 +1,174 @@
+import { existsSync } from "node:fs";
+import { MotionController } from "../rig/controller.js";
+import { GpioBackend } from "../rig/gpio/backend.js";
+import { findGpioChipBase } from "../rig/gpio/chip-base.js";
+import { loadOnoff, loadPigpio } from "../rig/gpio/loader.js";
+import type { OnoffLike, PigpioLike } from "../rig/gpio/pigpio-types.js";
+import { GrblBackend } from "../rig/grbl/index.js";
+import type { MotionBackend } from "../rig/motion.js";
+import { type RigProfile, resolveRigProfile } from "../rig/profile.js";
+import { IPHONE_61, type PhoneGeometry } from "../shared/phone-model.js";
+import type { SimRig } from "../sim/rig.js";
+import { errorMessage, PiclawError } from "../util/errors.js";
+import type { PiclawConfig } from "./config/schema.js";
+import { type RigStack, type RigStackDeps, SimRigStack } from "./rig-stack.js";
+
+/** The phone models `phone.model` may name, by name. */
+const PHONE_MODELS: Record<PiclawConfig["phone"]["model"], PhoneGeometry> = { "iphone-6.1": IPHONE_61 };
+
+/** Loads the Pi's GPIO modules; injectable so a test can refuse or fake them on any machine. */
+export type GpioModulesLoader = () => Promise<{ pigpio: PigpioLike; onoff: OnoffLike; chipBase: number }>;
+
+export interface HardwareRigDeps extends RigStackDeps {
+  /** Default: the real pigpio + onoff modules and the sysfs chip base (a Pi Zero–4). */
+  loadGpio?: GpioModulesLoader;
+}
+
+const loadRealGpio: GpioModulesLoader = async () => {
+  const pigpio = await loadPigpio();
+  const onoff = await loadOnoff();
+  return { pigpio, onoff, chipBase: await findGpioChipBase() };
+};
+
+/**
+ * A real Pi rig (`rig.backend: hardware`): the motion driver the rig profile names — the GRBL driver on
+ * the board's serial port, or the GPIO driver on pigpio — and nothing simulated. Every way the start can
+ * fail (no serial device, no handshake, no pigpio) ends in a PiclawError whose message starts with the
+ * config key to fix, so systemd's restart loop shows the reason instead of a stack trace.
+ */
+export class HardwareRigStack implements RigStack {
+  private motionInstance: MotionController | null = null;
+  private backend: MotionBackend | null = null;
+  private profileInstance: RigProfile | null = null;
+  transport = "";
+  readonly sim: SimRig | null = null;
+
+  constructor(
+    private readonly config: PiclawConfig,
+    private readonly deps: HardwareRigDeps,
+  ) {}
+
+  async start(): Promise<void> {
+    const { config, deps } = this;
+    let profile: RigProfile;
+    try {
+      profile = resolveRigProfile(config.rig.profile, deps.cwd);
+    } catch (err) {
+      throw keyed(err, "rig.profile", "RIG_PROFILE_INVALID");
+    }
+    this.profileInstance = profile;
+    const backend = profile.backend === "grbl" ? this.grblBackend(profile) : await this.gpioBackend(profile);
+    this.backend = backend;
+    const motion = new MotionController(backend, profile, deps.log.child("motion"));
+    try {
+      await motion.start();
+      await motion.reference();
+    } catch (err) {
+      await backend.stop().catch(() => undefined);
+      this.backend = null;
+      throw profile.backend === "grbl"
+        ? keyed(err, this.serialKey(), "RIG_SERIAL_FAILED")
+        : keyed(err, "rig.profile", "RIG_GPIO_FAILED");
+    }
+    this.motionInstance = motion;
+    deps.log.info("motion ready", {
+      profile: profile.name,
+      backend: backend.name,
+      transport: this.transport,
+    });
+  }
+
+  async stop(): Promise<void> {
+    const motion = this.motionInstance;
+    this.motionInstance = null;
+    this.backend = null;
+    await motion?.stop().catch((err) => this.deps.log.warn("motion stop failed", { err }));
+  }
+
+  get motion(): MotionController {
+    if (!this.motionInstance) throw new Error("HardwareRigStack not started");
+    return this.motionInstance;
+  }
+
+  get profile(): RigProfile {
+    if (!this.profileInstance) throw new Error("HardwareRigStack not started");
+    return this.profileInstance;
+  }
+
+  get phoneGeometry(): PhoneGeometry {
+    return PHONE_MODELS[this.config.phone.model];
+  }
+
+  /** The key that chose the serial device: the config's, else the profile's. */
+  private serialKey(): string {
+    return this.config.rig.serialPath === undefined
+      ? "rig.serialPath (or the profile's serial.*)"
+      : "rig.serialPath";
+  }
+
+  private grblBackend(profile: RigProfile): GrblBackend {
+    const { rig } = this.config;
+    const path = rig.serialPath ?? profile.serial?.path;
+    if (path !== undefined && !existsSync(path)) {
+      throw new PiclawError(
+        "RIG_SERIAL_MISSING",
+        `${this.serialKey()}: no serial device at ${path}. Is the GRBL/FluidNC board plugged in and powered? ` +
+          "Set rig.serialPath to its device (see `ls /dev/serial/by-id/`).",
+        { key: "rig.serialPath", path },
+      );
+    }
+    const baudRate = rig.baudRate ?? profile.serial?.baudRate ?? 115_200;
+    // The profile carries the baud rate the driver opens the port with: the config's wins.
+    const withSerial: RigProfile = {
+      ...profile,
+      serial: { usbIds: [], ...profile.serial, baudRate, ...(path !== undefined ? { path } : {}) },
+    };
+    this.transport =
+      path !== undefined
+        ? `serial ${path} at ${baudRate} baud`
+        : `serial port found by USB id [${(profile.serial?.usbIds ?? []).join(", ")}] at ${baudRate} baud`;
+    return new GrblBackend({
+      profile: withSerial,
+      log: this.deps.log.child("motion"),
+      ...(path !== undefined ? { path } : {}),
+    });
+  }
+
+  private async gpioBackend(profile: RigProfile): Promise<GpioBackend> {
+    let modules: Awaited<ReturnType<GpioModulesLoader>>;
+    try {
+      modules = await (this.deps.loadGpio ?? loadRealGpio)();
+    } catch (err) {
+      throw new PiclawError(
+        "RIG_GPIO_UNAVAILABLE",
+        `rig.profile: profile ${profile.name} drives the steppers from the Pi's GPIO (profile backend: gpio), ` +
+          `but ${errorMessage(err)}`,
+        { key: "rig.profile", profile: profile.name },
+        { cause: err },
+      );
+    }
+    this.transport = `pigpio waves (GPIO chip base ${modules.chipBase})`;
+    return new GpioBackend({
+      profile,
+      pigpio: modules.pigpio,
+      onoff: modules.onoff,
+      clock: this.deps.clock,
+      log: this.deps.log.child("motion"),
+      gpioChipBase: modules.chipBase,
+    });
+  }
+}
+
+/** The rig `rig.backend` names. */
+export function createRigStack(config: PiclawConfig, deps: HardwareRigDeps): RigStack {
+  return config.rig.backend === "hardware"
+    ? new HardwareRigStack(config, deps)
+    : new SimRigStack(config, deps);
+}
+
+/** `err` as a PiclawError whose message starts with the config key that decides it. */
+function keyed(err: unknown, key: string, fallbackCode: string): PiclawError {
+  const code = err instanceof PiclawError ? err.code : fallbackCode;
+  const details = err instanceof PiclawError ? err.details : undefined;
+  return new PiclawError(code, `${key}: ${errorMessage(err)}`, { ...(details ?? {}), key }, { cause: err });
+}

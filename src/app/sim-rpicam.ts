@@ -1,0 +1,54 @@
+import { processLogger } from "../log/logger.js";
+import { type FrameSource, runRpicam } from "../sim/camera/index.js";
+import { SimControlClient } from "../sim/control.js";
+import { SimRig } from "../sim/rig.js";
+import { systemClock } from "../util/clock.js";
+import { errorMessage } from "../util/errors.js";
+import { loadConfig } from "./config/load.js";
+
+/**
+ * Process entry of the `rpicam-vid` / `rpicam-still` stand-ins. With `PICLAW_SIM_SOCKET` set (the
+ * daemon logs it) frames come from the daemon's live simulated rig; otherwise the stand-in builds its
+ * own rig from the config (`PICLAW_CONFIG`), like a camera looking at a phone nobody touches.
+ */
+export async function rpicamMain(mode: "vid" | "still", argv: string[]): Promise<number> {
+  const log = processLogger("warn", "human", process.env, process.stderr);
+  let rig: SimRig | null = null;
+  let source: FrameSource;
+  try {
+    const socket = process.env.PICLAW_SIM_SOCKET;
+    if (socket) {
+      source = new SimControlClient(socket);
+    } else {
+      const loaded = loadConfig({ env: process.env, cwd: process.cwd() });
+      rig = SimRig.fromConfig(loaded.config, {
+        clock: systemClock,
+        log: log.child("sim"),
+        cwd: process.cwd(),
+      });
+      await rig.start();
+      source = rig.camera;
+    }
+  } catch (err) {
+    process.stderr.write(`ERROR: *** ${errorMessage(err)} ***\n`);
+    return 1;
+  }
+  const abort = new AbortController();
+  const onSignal = () => abort.abort();
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  try {
+    return await runRpicam(mode, argv, {
+      source,
+      stdout: process.stdout,
+      stderr: process.stderr,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      now: () => systemClock.now(),
+      signal: abort.signal,
+    });
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    await rig?.stop();
+  }
+}

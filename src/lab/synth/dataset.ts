@@ -1,0 +1,130 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import sharp from "sharp";
+import type { FontBook } from "../../shared/fonts.js";
+import type { RawImage } from "../../shared/image.js";
+import { IPHONE_61, type PhoneGeometry } from "../../shared/phone-model.js";
+import { rasterize, svgDocument } from "../../sim/phone/render.js";
+import type { ScreenElement } from "../../sim/types.js";
+import { type Random, seededRandom } from "../../util/random.js";
+import { randomLayout } from "./layout.js";
+import { randomPhone } from "./phone-walk.js";
+
+/**
+ * Synthetic training screens for the UI-element detector: half from the simulated phone in random
+ * states, half random layouts. Each screen is a PNG of the flat (unrectified-camera-free) screen plus
+ * its labelled boxes; the photo treatment (perspective, blur, glare, moiré, JPEG…) is applied by the
+ * training recipe in models/icon-detector/.
+ */
+
+/** Detector classes, in output-channel order. Matches the simulated phone's element kinds. */
+export const DETECTOR_CLASSES = ["icon", "text", "control"] as const;
+export type DetectorClass = (typeof DETECTOR_CLASSES)[number];
+
+/** One labelled box in pixels of its screen image. */
+export interface LabelledBox {
+  cls: DetectorClass;
+  /** `[left, top, right, bottom]` in pixels. */
+  box: [number, number, number, number];
+  label: string;
+}
+
+export interface SyntheticScreen {
+  image: RawImage;
+  source: "phone" | "layout";
+  boxes: LabelledBox[];
+}
+
+/** The 6.1" phone drawn at `width` pixels wide (same points, glass and layout; fewer pixels). */
+export function scaledGeometry(width: number): PhoneGeometry {
+  const k = width / IPHONE_61.screenPt.width;
+  return {
+    ...IPHONE_61,
+    screenPx: { width: Math.round(width), height: Math.round(IPHONE_61.screenPt.height * k) },
+  };
+}
+
+/** Elements at least `minPx` on each side, in pixels; everything else (specks, slivers) is dropped. */
+export function toPixelBoxes(
+  elements: ScreenElement[],
+  width: number,
+  height: number,
+  minPx = 2,
+): LabelledBox[] {
+  const out: LabelledBox[] = [];
+  for (const e of elements) {
+    const box: LabelledBox["box"] = [
+      e.box[0] * width,
+      e.box[1] * height,
+      e.box[2] * width,
+      e.box[3] * height,
+    ];
+    if (box[2] - box[0] < minPx || box[3] - box[1] < minPx) continue;
+    out.push({
+      cls: e.kind,
+      box: box.map((v) => Math.round(v * 10) / 10) as LabelledBox["box"],
+      label: e.label,
+    });
+  }
+  return out;
+}
+
+/** Screen number `index` of the data set seeded with `seed` (each screen has its own stream). */
+export async function syntheticScreen(
+  seed: number,
+  index: number,
+  fonts: FontBook,
+  geometry: PhoneGeometry,
+): Promise<SyntheticScreen> {
+  const rng: Random = seededRandom((Math.imul(seed, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca6b)) >>> 0);
+  const { width, height } = geometry.screenPx;
+  if (rng.next() < 0.5) {
+    const { phone } = randomPhone(rng, fonts, geometry);
+    const image = await phone.renderScreen();
+    return { image, source: "phone", boxes: toPixelBoxes(phone.truth().elements, width, height) };
+  }
+  const scene = randomLayout(rng, fonts, geometry.screenPt.width, geometry.screenPt.height);
+  const image = await rasterize(svgDocument(scene.body(), geometry), geometry);
+  return { image, source: "layout", boxes: toPixelBoxes(scene.truth(), width, height) };
+}
+
+export interface DatasetOptions {
+  outDir: string;
+  seed: number;
+  /** First screen index (lets several processes share one data set). */
+  start: number;
+  count: number;
+  /** Rendered screen width in pixels (height follows the phone's aspect). */
+  width: number;
+  fonts: FontBook;
+  onProgress?: (done: number) => void;
+}
+
+/** Write `images/NNNNNN.png` and `labels-START.json` (one entry per screen) under `outDir`. */
+export async function writeDataset(opts: DatasetOptions): Promise<string> {
+  const geometry = scaledGeometry(opts.width);
+  await mkdir(join(opts.outDir, "images"), { recursive: true });
+  const entries: unknown[] = [];
+  for (let i = opts.start; i < opts.start + opts.count; i++) {
+    const s = await syntheticScreen(opts.seed, i, opts.fonts, geometry);
+    const file = `images/${String(i).padStart(6, "0")}.png`;
+    const png = await sharp(s.image.data, {
+      raw: { width: s.image.width, height: s.image.height, channels: s.image.channels },
+    })
+      .removeAlpha()
+      .png({ compressionLevel: 3 })
+      .toBuffer();
+    await writeFile(join(opts.outDir, file), png);
+    entries.push({
+      file,
+      width: s.image.width,
+      height: s.image.height,
+      source: s.source,
+      boxes: s.boxes.map((b) => [...b.box, b.cls]),
+    });
+    opts.onProgress?.(i - opts.start + 1);
+  }
+  const labels = join(opts.outDir, `labels-${String(opts.start).padStart(6, "0")}.json`);
+  await writeFile(labels, JSON.stringify({ seed: opts.seed, classes: DETECTOR_CLASSES, screens: entries }));
+  return labels;
+}
