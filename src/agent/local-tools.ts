@@ -17,7 +17,6 @@ export const END_SESSION_TOOL = "end_session";
 export const NOTE_MAX_WORDS = 20;
 
 export const CLOSING_STATUSES = ["DONE", "FAIL", "WAIT", "IDLE", "STUCK"] as const;
-export type ClosingStatus = (typeof CLOSING_STATUSES)[number];
 
 export interface LocalToolContext {
   memory: AgentMemory;

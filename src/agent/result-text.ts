@@ -13,10 +13,6 @@ const TEXT_ROW = /^\d+ \[text\] "/;
 /** Marks a result the tool flagged as failed, so the model reads it as an error (tool messages have no flag). */
 export const ERROR_PREFIX = "[error] ";
 
-export function hasImage(result: ToolResult): boolean {
-  return result.content.some((part) => part.type === "image");
-}
-
 /** The JPEG (base64) of the last image part, or null. */
 export function lastImage(result: ToolResult): string | null {
   for (let i = result.content.length - 1; i >= 0; i--) {

@@ -26,8 +26,6 @@ import type { AgentStack } from "./agent-stack.js";
  * shell on the appliance (root or the `piclaw` user) needs no MCP token.
  */
 
-export const AGENT_API_PATHS = ["/api/agent/run", "/api/agent/say", "/api/agent/abort", "/api/agent/status"];
-
 const textBody = z.strictObject({
   text: z.string().trim().min(1, "text: must not be empty").max(4000, "text: at most 4000 characters"),
 });

@@ -18,7 +18,6 @@ export const JOB_TYPES: readonly JobType[] = ["periodic", "one-time"];
  * the catch-up window when the appliance came back.
  */
 export const JOB_STATUSES = ["pend", "fired", "done", "cancelled", "missed"] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /** A job as stored: the agent's view plus a pending manual fire (`piclaw jobs fire`). */
 export interface JobRecord extends JobView {

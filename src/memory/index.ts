@@ -5,24 +5,9 @@ import type { MemoryConfig } from "./config.js";
 import { SkillLibrary } from "./skills.js";
 import { MemoryStore } from "./store.js";
 
-export { isIsoDate, type ZoneTime, zoneTime } from "../shared/time-zone.js";
-export { type MemoryConfig, memoryConfigSchema } from "./config.js";
-export {
-  type ParsedSkill,
-  parseSkill,
-  SKILL_NAME,
-  type SkillEntry,
-  SkillLibrary,
-  type SkillLibraryOptions,
-  type SkillScan,
-} from "./skills.js";
-export {
-  MAX_FACT_CHARS,
-  type MemoryPaths,
-  MemoryStore,
-  type MemoryStoreOptions,
-  memoryPaths,
-} from "./store.js";
+export type { MemoryConfig } from "./config.js";
+export { SkillLibrary } from "./skills.js";
+export { MemoryStore } from "./store.js";
 
 /** The memory store and skill library the config describes, over `stateDir`. */
 export function createMemory(

@@ -8,30 +8,10 @@ import { cronHook, type DueJobSource, type TriggerHook } from "./hooks.js";
 import { PollHook } from "./poll.js";
 import { Runtime } from "./runtime.js";
 
-export {
-  DEFAULT_POLL_ZONES,
-  type PollConfig,
-  type PollZone,
-  type RuntimeConfig,
-  runtimeConfigSchema,
-} from "./config.js";
-export {
-  type CameraScreenFramesDeps,
-  cameraScreenFrames,
-  type ScreenFrame,
-  type ScreenFrameSource,
-} from "./frames.js";
-export { cronHook, type DueJob, type DueJobSource, type TriggerHook, triggerKey } from "./hooks.js";
-export { greyGrid, POLL_GRID_WIDTH, PollHook, type PollHookDeps, type ZoneReading } from "./poll.js";
-export {
-  describeTrigger,
-  Runtime,
-  type RuntimeDeps,
-  type RuntimeEvent,
-  type RuntimeOptions,
-  type RuntimeState,
-  type RuntimeStatus,
-} from "./runtime.js";
+export type { RuntimeConfig } from "./config.js";
+export type { ScreenFrameSource } from "./frames.js";
+export type { DueJobSource } from "./hooks.js";
+export { Runtime, type RuntimeStatus } from "./runtime.js";
 
 export interface CreateRuntimeDeps {
   runner: SessionRunner;

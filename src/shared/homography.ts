@@ -21,8 +21,6 @@ export interface PointPair {
 
 const at = (m: readonly number[], i: number): number => m[i] ?? 0;
 
-export const IDENTITY: Mat3 = [1, 0, 0, 0, 1, 0, 0, 0, 1];
-
 export function mat3Mul(a: Mat3, b: Mat3): Mat3 {
   const r = new Array<number>(9).fill(0) as Mat3;
   for (let i = 0; i < 3; i++)

@@ -16,7 +16,6 @@ export const SWIPE_SPEEDS = ["slow", "medium", "fast"] as const;
 export const MAX_CLIPBOARD_CHARS = 2000;
 /** Tools a `sequence` step may name (gestures and the clipboard; no views, no navigation). */
 export const SEQUENCE_TOOLS = ["tap", "double_tap", "long_press", "swipe", "send_to_clipboard"] as const;
-export const MAX_SEQUENCE_STEPS = 5;
 
 const fraction = z.number().min(0).max(1);
 
@@ -112,9 +111,6 @@ export const toolArgs = {
 } as const;
 
 export type ToolName = keyof typeof toolArgs;
-export type BboxArgs = z.output<typeof bboxArgs>;
-export type SwipeArgs = z.output<typeof swipeArgs>;
-export type ClipboardArgs = z.output<typeof clipboardArgs>;
 export type SequenceArgs = z.output<typeof sequenceArgs>;
 export type SequenceStep = z.output<typeof sequenceStep>;
 

@@ -66,4 +66,3 @@ export const toolsConfigSchema = z
   .describe("The phone tools (peek, tap, swipe, …).");
 
 export type PhoneConfig = z.output<typeof phoneConfigSchema>;
-export type ToolsConfig = z.output<typeof toolsConfigSchema>;

@@ -31,13 +31,6 @@ export async function decodeRgb(image: Buffer): Promise<RgbImage> {
   }
 }
 
-/** Encode raw RGB as JPEG. */
-export function encodeJpeg(image: RgbImage, quality = 80): Promise<Buffer> {
-  return sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
-    .jpeg({ quality, mozjpeg: false })
-    .toBuffer();
-}
-
 /**
  * Warp `source` into a `width`×`height` image of the screen. `screenToSource` maps screen *fractions*
  * (0–1, 0–1) to source pixel coordinates (continuous: pixel (i, j) covers [i, i+1) × [j, j+1)).

@@ -192,13 +192,3 @@ export function cameraView(input: CameraViewInput): CameraView {
     horizontalPlaneToPixel: (z) => planeToPixelHomography(k, r, centre, horizontal(z)),
   };
 }
-
-/** Homography from glass millimetres to sensor pixels for one camera, pose and output size. */
-export function glassToPixelHomography(input: CameraViewInput): Mat3 {
-  return cameraView(input).glassToPixel;
-}
-
-/** Where glass point (xMm, yMm) lands on the sensor. */
-export function projectGlassPoint(input: CameraViewInput, xMm: number, yMm: number): PixelPoint {
-  return cameraView(input).projectGlassPoint(xMm, yMm);
-}

@@ -42,5 +42,3 @@ export const GESTURE_THRESHOLDS = {
   /** Vertical travel on a picker wheel per value step, in points (one wheel row). */
   pickerRowPt: 36,
 } as const;
-
-export type GestureThresholds = typeof GESTURE_THRESHOLDS;

@@ -1,15 +1,5 @@
 /** Public surface of the simulated phone. */
-export { GESTURE_THRESHOLDS, type GestureThresholds } from "./gesture-thresholds.js";
-export {
-  type Edge,
-  type Gesture,
-  GestureRecognizer,
-  type LongPressGesture,
-  type SwipeDirection,
-  type SwipeGesture,
-  type TapGesture,
-  type TouchPoint,
-} from "./gestures.js";
+export type { SwipeGesture } from "./gestures.js";
 export {
   BANNER_MS,
   type PhoneTruth,
@@ -17,6 +7,4 @@ export {
   SimPhone,
   type SimPhoneOptions,
 } from "./phone.js";
-export type { AppId, PhoneScreen } from "./state.js";
-export { type Locale, STRINGS, type StringKey, type Strings } from "./strings.js";
 export type { TouchReport } from "./touch-log.js";

@@ -13,11 +13,6 @@ export interface Rect {
 
 const n = (v: number): string => (Math.round(v * 100) / 100).toString();
 
-/** Escape a value for an XML attribute. */
-export function attr(value: string): string {
-  return value.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c] ?? c);
-}
-
 export function rect(r: Rect, fill: string, rx = 0, extra = ""): string {
   const round = rx > 0 ? ` rx="${n(rx)}"` : "";
   return `<rect x="${n(r.x)}" y="${n(r.y)}" width="${n(r.w)}" height="${n(r.h)}"${round} fill="${fill}"${extra ? ` ${extra}` : ""}/>`;
@@ -33,10 +28,6 @@ export function line(x1: number, y1: number, x2: number, y2: number, stroke: str
 
 export function path(d: string, fill: string, extra = ""): string {
   return `<path d="${d}" fill="${fill}"${extra ? ` ${extra}` : ""}/>`;
-}
-
-export function group(content: string, transform: string, extra = ""): string {
-  return `<g transform="${transform}"${extra ? ` ${extra}` : ""}>${content}</g>`;
 }
 
 /** A "‹" chevron as a stroked polyline; `dir` is where it points. */

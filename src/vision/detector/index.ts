@@ -1,10 +1,2 @@
 /** Public surface of the on-device UI-element detector. */
-export {
-  BUILTIN_DETECTOR_MODEL,
-  type DetectorOptions,
-  detectorConfigSchema,
-  resolveModelPath,
-} from "./config.js";
-export { type DecodeOptions, decodeDetections, iou, nmsByClass, type PixelDetection } from "./decode.js";
 export { OnnxDetector } from "./onnx-detector.js";
-export { type Letterbox, letterboxGeometry, PAD_VALUE, toInputTensor } from "./preprocess.js";

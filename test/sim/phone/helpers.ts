@@ -18,4 +18,4 @@ export function makePhone(opts: Partial<SimPhoneOptions> = {}): {
   return { phone, clock, finger: new Finger(phone, clock) };
 }
 
-export { centreMm, el, Finger, type Mm } from "../../../src/sim/phone/finger.js";
+export { centreMm, el, Finger } from "../../../src/sim/phone/finger.js";

@@ -124,11 +124,6 @@ export function navBar(
     });
 }
 
-/** iOS large title (34 pt bold) under the status bar, at `y` baseline. */
-export function largeTitle(scene: Scene, ctx: Ctx, title: string, y: number): void {
-  scene.text("title", title, 16, y, { size: 34, weight: "semibold", fill: ctx.theme.fg });
-}
-
 /** A message notification banner at the top of the screen (tapping opens the thread). */
 export function banner(scene: Scene, ctx: Ctx): void {
   const b = ctx.state.banner;
