@@ -14,12 +14,6 @@ import { Daemon } from "../daemon.js";
  * streams it the same way and stops again.
  */
 
-export const AGENT_USAGE = `  run "TASK"                start one agent session now and stream its notes (via the running daemon,
-                            or in this process when none is running); exit 0 on DONE/IDLE/WAIT
-  say "TEXT"                pass a message to the running session (it reaches the model next turn)
-  abort                     abort the running session (the arm lifts and parks)
-`;
-
 export interface AgentCommandDeps {
   clock: Clock;
   log: Logger;

@@ -26,14 +26,6 @@ export interface JobsCommandFlags {
   context?: string | undefined;
 }
 
-export const JOBS_USAGE = `  jobs list                 list the jobs in jobs.md (and any malformed ones)
-  jobs add                  add a job: --id ID --schedule "0 8 * * *" --description TEXT
-      [--type periodic|one-time] [--context TEXT (the agent's brief; default: the description)]
-  jobs validate [FILE]      check jobs.md (or FILE); prints FILE:LINE: reason, exit 1 on problems
-  jobs fire ID              fire a job at the runtime's next check (within a second of piclaw start)
-  jobs cancel ID            cancel a job
-`;
-
 /** `piclaw jobs list|add|validate [FILE]|fire ID|cancel ID`. Returns the exit code. */
 export async function jobsCommand(
   sub: string | undefined,

@@ -1,0 +1,40 @@
+import { processLogger } from "../../log/logger.js";
+import { systemClock } from "../../util/clock.js";
+import { PiclawError } from "../../util/errors.js";
+import type { LoadedConfig } from "../config/load.js";
+import { Daemon } from "../daemon.js";
+
+/** Run until SIGINT/SIGTERM; a second signal forces exit. */
+export async function runDaemon(loaded: LoadedConfig): Promise<number> {
+  const { config } = loaded;
+  const log = processLogger(config.log.level, config.log.format, process.env);
+  const daemon = new Daemon(loaded, log, systemClock);
+  let stopping = false;
+  return new Promise<number>((resolve) => {
+    const shutdown = (reason: string, code: number) => {
+      if (stopping) {
+        log.warn("second signal: exiting now");
+        process.exit(1);
+      }
+      stopping = true;
+      log.info("shutdown requested", { reason });
+      daemon.stop().then(
+        () => resolve(code),
+        (err) => {
+          log.error("shutdown failed", { err });
+          resolve(1);
+        },
+      );
+    };
+    process.on("SIGINT", () => shutdown("SIGINT", 0));
+    process.on("SIGTERM", () => shutdown("SIGTERM", 0));
+    process.on("uncaughtException", (err) => {
+      log.error("uncaught exception", { err });
+      shutdown("uncaughtException", 1);
+    });
+    daemon.start().catch((err) => {
+      log.error("start failed", { err, code: err instanceof PiclawError ? err.code : undefined });
+      shutdown("start failed", 1);
+    });
+  });
+}
