@@ -7,6 +7,7 @@ import { Daemon } from "../../src/service/daemon.js";
 import { doctorCommand } from "../../src/service/doctor-command.js";
 import { HardwareRigStack } from "../../src/service/hardware-rig-stack.js";
 import { FakeNotifier } from "../../src/service/notify-fake.js";
+import { eepromConfiguredFor } from "../../src/sim/gantry/grbl-eeprom.js";
 import { startSimGrblLink } from "../../src/sim/gantry/grbl-link.js";
 import { createPigpioFake } from "../../src/sim/gantry/pigpio-fake.js";
 import { SimRig } from "../../src/sim/rig.js";
@@ -79,7 +80,12 @@ describe("rig.backend: hardware start failures", () => {
     const log = captureLog([]);
     const world = SimRig.fromConfig(worldConfig(stateDir), { clock: systemClock, log, cwd: process.cwd() });
     await world.start();
-    const link = await startSimGrblLink({ gantry: world.gantry, profile: world.profile, log });
+    const link = await startSimGrblLink({
+      gantry: world.gantry,
+      profile: world.profile,
+      log,
+      eeprom: eepromConfiguredFor(world.profile), // a board its owner configured
+    });
     try {
       const config = worldConfig(stateDir, {
         rig: { backend: "hardware", serialPath: link.devicePath },
