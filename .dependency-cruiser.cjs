@@ -12,6 +12,8 @@ const SIM_CONTRACTS = [
   "^src/rig/(motion|profile|speed-law)\\.ts$",
   "^src/rig/gpio/(pigpio-types|kinematics)\\.ts$",
   "^src/rig/grbl/port\\.ts$",
+  // What a rig profile implies for a GRBL board's $-settings: the simulated board is configured from it.
+  "^src/rig/grbl/settings\\.ts$",
   "^src/calibration/(agent|pattern)\\.ts$",
 ];
 

@@ -27,11 +27,14 @@ export function motionBench(): string[] {
     const profile = loadRigProfile(join(dir, file));
     const planner = new GesturePlanner(profile);
     const from = { xMm: 100, yMm: 100 };
-    const tap = predictProgram(planner.tap({ xMm: 135, yMm: 100 }), profile, from);
+    // On GRBL the dwells are the 50 ms steps the firmware really waits (the tap's 80 ms contact is 100 ms).
+    const grblDwell = profile.backend === "grbl";
+    const tap = predictProgram(planner.tap({ xMm: 135, yMm: 100 }), profile, from, { grblDwell });
     const swipe = predictProgram(
       planner.swipe({ xMm: 100, yMm: 60 }, { xMm: 100, yMm: 80 }, "medium"),
       profile,
       from,
+      { grblDwell },
     );
     lines.push(
       `${profile.name.padEnd(16)} 35 mm move + tap: ${(tap.totalMs / 1000).toFixed(3)} s ` +

@@ -5,6 +5,7 @@ import { GrblBackend } from "../rig/grbl/index.js";
 import type { MotionBackend } from "../rig/motion.js";
 import type { RigProfile } from "../rig/profile.js";
 import type { PhoneGeometry } from "../shared/phone-model.js";
+import { eepromConfiguredFor } from "../sim/gantry/grbl-eeprom.js";
 import { type SimGrblLink, startSimGrblLink } from "../sim/gantry/grbl-link.js";
 import { createPigpioFake } from "../sim/gantry/pigpio-fake.js";
 import { SimRig } from "../sim/rig.js";
@@ -119,7 +120,14 @@ export class SimRigStack implements RigStack {
     const { profile } = rig;
     const log = this.deps.log.child("motion");
     if (profile.backend === "grbl") {
-      this.link = await startSimGrblLink({ gantry: rig.gantry, profile, log: this.deps.log.child("sim") });
+      // The simulated board is one its owner already configured (`piclaw rig settings --apply`).
+      const eeprom = eepromConfiguredFor(profile);
+      this.link = await startSimGrblLink({
+        gantry: rig.gantry,
+        profile,
+        log: this.deps.log.child("sim"),
+        eeprom,
+      });
       this.transport = `serial ${this.link.devicePath} (simulated GRBL board)`;
       return new GrblBackend({ profile, log, path: this.link.devicePath });
     }

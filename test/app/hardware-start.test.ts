@@ -6,6 +6,7 @@ import { calibrateCommand } from "../../src/app/commands/calibrate.js";
 import { doctorCommand } from "../../src/app/commands/doctor.js";
 import { Daemon } from "../../src/app/daemon.js";
 import { HardwareRigStack } from "../../src/app/hardware-rig-stack.js";
+import { eepromConfiguredFor } from "../../src/sim/gantry/grbl-eeprom.js";
 import { startSimGrblLink } from "../../src/sim/gantry/grbl-link.js";
 import { createPigpioFake } from "../../src/sim/gantry/pigpio-fake.js";
 import { SimRig } from "../../src/sim/rig.js";
@@ -79,7 +80,12 @@ describe("rig.backend: hardware start failures", () => {
     const log = captureLog([]);
     const world = SimRig.fromConfig(worldConfig(stateDir), { clock: systemClock, log, cwd: process.cwd() });
     await world.start();
-    const link = await startSimGrblLink({ gantry: world.gantry, profile: world.profile, log });
+    const link = await startSimGrblLink({
+      gantry: world.gantry,
+      profile: world.profile,
+      log,
+      eeprom: eepromConfiguredFor(world.profile), // a board its owner configured
+    });
     try {
       const config = worldConfig(stateDir, {
         rig: { backend: "hardware", serialPath: link.devicePath },

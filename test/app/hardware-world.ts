@@ -8,6 +8,7 @@ import { Daemon } from "../../src/app/daemon.js";
 import { writeBundle } from "../../src/calibration/bundle.js";
 import { Logger } from "../../src/log/logger.js";
 import { SimControlServer } from "../../src/sim/control.js";
+import { eepromConfiguredFor } from "../../src/sim/gantry/grbl-eeprom.js";
 import { type SimGrblLink, startSimGrblLink } from "../../src/sim/gantry/grbl-link.js";
 import { SimRig } from "../../src/sim/rig.js";
 import { systemClock } from "../../src/util/clock.js";
@@ -83,7 +84,12 @@ export async function startHardwareDaemon(extra: Record<string, unknown> = {}): 
     rmSync(stateDir, { recursive: true, force: true });
   };
   try {
-    const link = await startSimGrblLink({ gantry: world.gantry, profile: world.profile, log: worldLog });
+    const link = await startSimGrblLink({
+      gantry: world.gantry,
+      profile: world.profile,
+      log: worldLog,
+      eeprom: eepromConfiguredFor(world.profile), // a board its owner configured
+    });
     cleanups.push(() => link.stop());
     const control = new SimControlServer(world, worldLog);
     const socket = await control.start(join(stateDir, "world.sock"));

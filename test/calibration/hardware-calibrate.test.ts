@@ -7,6 +7,7 @@ import { calibrateCommand } from "../../src/app/commands/calibrate.js";
 import type { PiclawConfig } from "../../src/app/config/schema.js";
 import { bundlePaths, readBundle } from "../../src/calibration/bundle.js";
 import { SimControlServer } from "../../src/sim/control.js";
+import { eepromConfiguredFor } from "../../src/sim/gantry/grbl-eeprom.js";
 import { type SimGrblLink, startSimGrblLink } from "../../src/sim/gantry/grbl-link.js";
 import { SimRig } from "../../src/sim/rig.js";
 import { systemClock } from "../../src/util/clock.js";
@@ -34,7 +35,12 @@ async function startWorld(): Promise<World> {
   const log = captureLog([]);
   const world = SimRig.fromConfig(worldConfig(stateDir), { clock: systemClock, log, cwd: process.cwd() });
   await world.start();
-  const link = await startSimGrblLink({ gantry: world.gantry, profile: world.profile, log });
+  const link = await startSimGrblLink({
+    gantry: world.gantry,
+    profile: world.profile,
+    log,
+    eeprom: eepromConfiguredFor(world.profile), // a board its owner configured
+  });
   const control = new SimControlServer(world, log);
   const socket = await control.start(join(stateDir, "world.sock"));
   return {

@@ -60,6 +60,9 @@ const ALARMS: Readonly<Record<number, string>> = {
   10: "homing fail: second limit switch of a dual axis not found",
 };
 
+/** Alarms after which GRBL blocks everything but status and soft reset ("Reset to continue"). */
+export const CRITICAL_ALARMS: ReadonlySet<number> = new Set([1, 2, 10]);
+
 export function grblErrorMeaning(code: number): string {
   return ERRORS[code] ?? `unknown GRBL error ${code}`;
 }

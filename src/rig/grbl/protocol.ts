@@ -110,7 +110,7 @@ export function parseGrblLine(raw: string): GrblLine {
   if (/^\[.*\]$/.test(text)) return { kind: "feedback", text: text.slice(1, -1) };
   m = /^Grbl\s+(\S+)/.exec(text);
   if (m) return { kind: "banner", version: m[1] ?? "", fluidnc: /FluidNC/i.test(text), text };
-  m = /^\$(\d+|[A-Za-z/_]+)=(.*)$/.exec(text);
+  m = /^\$(\d+|[A-Za-z/_][A-Za-z0-9/_]*)=(.*)$/.exec(text);
   if (m) return { kind: "setting", id: m[1] ?? "", value: m[2] ?? "" };
   return { kind: "other", text };
 }

@@ -36,6 +36,8 @@ export class GrblSession {
   private waiters: LineWaiter[] = [];
   private collectors: GrblLine[][] = [];
   private closed = false;
+  /** A 0x18 was sent and its banner has not come: `ok`s now are GRBL's stray one, credited to nothing. */
+  private resetting = false;
 
   constructor(
     private readonly link: SerialLink,
@@ -60,14 +62,34 @@ export class GrblSession {
     this.write(byte);
   }
 
-  /** Send a line through the streamer; resolves with the lines GRBL printed before its `ok`. */
-  async command(line: string): Promise<GrblLine[]> {
+  /**
+   * Send a line through the streamer; resolves with the lines GRBL printed before its `ok`. Rejects with
+   * MOTION_TIMEOUT when no reply comes within `timeoutMs` (a board in a critical alarm answers nothing):
+   * then every line in flight is void too, since their replies can no longer be matched to them.
+   */
+  async command(line: string, timeoutMs: number): Promise<GrblLine[]> {
     const seen: GrblLine[] = [];
     this.collectors.push(seen);
+    let timer: NodeJS.Timeout | undefined;
     try {
-      await this.streamer.send(line);
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const err = new PiclawError(
+            "MOTION_TIMEOUT",
+            `GRBL did not answer "${line}" within ${timeoutMs} ms`,
+            {
+              line,
+              timeoutMs,
+            },
+          );
+          this.streamer.clear(err);
+          reject(err);
+        }, timeoutMs);
+      });
+      await Promise.race([this.streamer.send(line), timeout]);
       return seen;
     } finally {
+      clearTimeout(timer);
       this.collectors.splice(this.collectors.indexOf(seen), 1);
     }
   }
@@ -92,8 +114,15 @@ export class GrblSession {
   /** Soft reset (0x18) and wait for the banner that follows it. */
   async softReset(timeoutMs: number): Promise<void> {
     const banner = this.waitFor((l) => l.kind === "banner", timeoutMs, "its banner after a reset");
+    // Whatever was in flight is void; GRBL answers the reset with a stray `ok` that belongs to no line.
+    this.streamer.clear(new PiclawError("MOTION_RESET", "the GRBL board was reset"));
+    this.resetting = true;
     this.realtime("\x18");
-    await banner;
+    try {
+      await banner;
+    } finally {
+      this.resetting = false;
+    }
   }
 
   /** Ask for a status report (`?`) and wait for it. */
@@ -132,15 +161,17 @@ export class GrblSession {
     this.log.trace("grbl <", { line });
     switch (line.kind) {
       case "ok":
-        if (!this.streamer.ok()) this.log.debug("stray ok ignored");
+        if (this.resetting || !this.streamer.ok()) this.log.debug("stray ok ignored");
         break;
       case "error":
-        if (!this.streamer.error(line.code)) this.log.debug("stray error ignored", { code: line.code });
+        if (this.resetting || !this.streamer.error(line.code))
+          this.log.debug("stray error ignored", { code: line.code });
         break;
       case "alarm":
         this.events.onAlarm(line.code);
         break;
       case "banner":
+        this.resetting = false;
         this.events.onBanner(line);
         break;
       case "status":

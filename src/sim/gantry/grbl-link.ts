@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Logger } from "../../log/logger.js";
 import { openSerialPort, type SerialLink } from "../../rig/grbl/port.js";
 import type { RigProfile } from "../../rig/profile.js";
+import type { GrblEeprom } from "./grbl-eeprom.js";
 import { GrblSim } from "./grbl-sim.js";
 import type { SimGantry } from "./model.js";
 import { openPtyPair } from "./pty-pair.js";
@@ -18,6 +19,11 @@ export interface SimGrblLinkOptions {
    * the same device path — a board that was unplugged and plugged in again. Default: a fresh temp dir.
    */
   dir?: string;
+  /**
+   * The board's EEPROM: a factory-fresh board when absent. Pass `eepromConfiguredFor(profile)` for a
+   * board its owner configured, and the same object again on a re-plug (EEPROM survives power cycles).
+   */
+  eeprom?: GrblEeprom;
 }
 
 /** A running simulated GRBL board on a pseudo-terminal. */
@@ -62,6 +68,7 @@ export async function startSimGrblLink(options: SimGrblLinkOptions): Promise<Sim
       gantry: options.gantry,
       profile: options.profile,
       log: log.child("grbl-sim"),
+      ...(options.eeprom ? { eeprom: options.eeprom } : {}),
       write: (text) => link.write(text, () => undefined),
     });
     sim = grbl;

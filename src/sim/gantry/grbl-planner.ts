@@ -30,8 +30,11 @@ export interface PlannerBlock {
   hitsFrame: boolean;
 }
 
-/** GRBL's planner buffer: 16 blocks (the `ok` of a 17th waits until one completes). */
-export const PLANNER_BLOCKS = 16;
+/**
+ * GRBL's planner ring buffer has BLOCK_BUFFER_SIZE 16 slots (config.h) but one always stays empty to
+ * tell full from empty (planner.c plan_check_full_buffer), so 15 blocks are usable — `$I` says `,15,`.
+ */
+export const PLANNER_BLOCKS = 15;
 
 /**
  * The simulator's motion planner: blocks enter as GRBL acknowledges them and run back to back on the

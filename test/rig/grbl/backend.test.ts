@@ -1,57 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { GrblBackend } from "../../../src/rig/grbl/backend.js";
-import { openSerialPort } from "../../../src/rig/grbl/port.js";
 import type { MotionStep } from "../../../src/rig/motion.js";
-import type { RigProfile } from "../../../src/rig/profile.js";
-import { type SimGrblLink, startSimGrblLink } from "../../../src/sim/gantry/grbl-link.js";
 import { rejection } from "../../helpers/errors.js";
-import { fluidncProfile, quietLog, recordingGantry, sleep, until } from "./helpers.js";
+import { cleanupRigs, rig, sleep, until } from "./helpers.js";
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c().catch(() => undefined);
-});
-
-/** A simulated board on a pty, and a started GrblBackend talking to it. */
-async function rig(patch: (p: RigProfile) => void = () => {}) {
-  const profile = fluidncProfile(patch);
-  const rec = recordingGantry(profile);
-  const dir = mkdtempSync(join(tmpdir(), "piclaw-grbl-test-"));
-  let link: SimGrblLink = await startSimGrblLink({ gantry: rec.gantry, profile, log: quietLog, dir });
-  let opens = 0;
-  const backend = new GrblBackend({
-    profile,
-    log: quietLog,
-    path: link.devicePath,
-    openPort: (path, baud) => {
-      opens++;
-      return openSerialPort(path, baud);
-    },
-    timings: { bannerWaitMs: 200, statusPollMs: 100, reconnectMinMs: 50, reconnectMaxMs: 200 },
-  });
-  cleanups.push(async () => {
-    await backend.stop();
-    await link.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  await backend.start();
-  return {
-    ...rec,
-    profile,
-    backend,
-    link: () => link,
-    opens: () => opens,
-    /** Pull the plug: the simulator's end and socat go away. */
-    unplug: () => link.stop(),
-    /** Plug a (freshly booted) board back in at the same device path. */
-    replug: async () => {
-      link = await startSimGrblLink({ gantry: rec.gantry, profile, log: quietLog, dir });
-    },
-  };
-}
+afterEach(cleanupRigs);
 
 const tapAt = (xMm: number, yMm: number): MotionStep[] => [
   { kind: "travel", to: { xMm, yMm } },
@@ -121,12 +73,13 @@ describe("GrblBackend against the simulated board over a pty", () => {
       backend.run([
         { kind: "travel", to: { xMm: 150, yMm: 150 } },
         { kind: "stylus", down: true },
-        { kind: "feed", to: { xMm: 160, yMm: 150 }, feedMmPerMin: 0 },
+        // GRBL rejects a negative P (error:4); F0 can no longer be provoked: the driver never writes it.
+        { kind: "dwell", ms: -100 },
         { kind: "stylus", down: false },
       ]),
     );
     expect(err.code).toBe("MOTION_GRBL_ERROR");
-    expect(err.details).toMatchObject({ grblCode: 22, meaning: expect.stringMatching(/feed rate/) });
+    expect(err.details).toMatchObject({ grblCode: 4, meaning: expect.stringMatching(/negative/) });
     expect(gantry.stylusEnergised).toBe(false);
     expect((await backend.status()).state).toBe("idle");
     await backend.run(tapAt(140, 140));

@@ -1,8 +1,13 @@
-import { appendFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { Logger } from "../../../src/log/logger.js";
+import { GrblBackend, type GrblTimings } from "../../../src/rig/grbl/backend.js";
+import { openSerialPort } from "../../../src/rig/grbl/port.js";
 import type { BedPoint } from "../../../src/rig/motion.js";
 import { loadRigProfile, type RigProfile } from "../../../src/rig/profile.js";
+import { eepromConfiguredFor, type GrblEeprom } from "../../../src/sim/gantry/grbl-eeprom.js";
+import { type SimGrblLink, startSimGrblLink } from "../../../src/sim/gantry/grbl-link.js";
 import { SimGantry } from "../../../src/sim/gantry/model.js";
 import { systemClock } from "../../../src/util/clock.js";
 import { projectRoot } from "../../../src/util/paths.js";
@@ -61,4 +66,57 @@ export async function until(cond: () => boolean, what: string, timeoutMs = 5000)
     if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await sleep(5);
   }
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+/** Stop every rig `rig()` started (call from afterEach). */
+export async function cleanupRigs(): Promise<void> {
+  for (const c of cleanups.splice(0).reverse()) await c().catch(() => undefined);
+}
+
+/**
+ * A simulated board on a pty, and a started GrblBackend talking to it. The board's EEPROM is configured
+ * for the profile unless `eeprom` says otherwise (a factory board, a wrong build).
+ */
+export async function rig(
+  patch: (p: RigProfile) => void = () => {},
+  board?: (p: RigProfile) => GrblEeprom,
+  timings: Partial<GrblTimings> = {},
+) {
+  const profile = fluidncProfile(patch);
+  const rec = recordingGantry(profile);
+  const dir = mkdtempSync(join(tmpdir(), "piclaw-grbl-test-"));
+  const eeprom = board ? board(profile) : eepromConfiguredFor(profile);
+  let link: SimGrblLink = await startSimGrblLink({ gantry: rec.gantry, profile, log: quietLog, dir, eeprom });
+  let opens = 0;
+  const backend = new GrblBackend({
+    profile,
+    log: quietLog,
+    path: link.devicePath,
+    openPort: (path, baud) => {
+      opens++;
+      return openSerialPort(path, baud);
+    },
+    timings: { bannerWaitMs: 200, statusPollMs: 100, reconnectMinMs: 50, reconnectMaxMs: 200, ...timings },
+  });
+  cleanups.push(async () => {
+    await backend.stop();
+    await link.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  await backend.start();
+  return {
+    ...rec,
+    profile,
+    eeprom,
+    backend,
+    link: () => link,
+    opens: () => opens,
+    /** Pull the plug: the simulator's end and socat go away. */
+    unplug: () => link.stop(),
+    /** Plug a (freshly booted) board back in at the same device path. */
+    replug: async () => {
+      link = await startSimGrblLink({ gantry: rec.gantry, profile, log: quietLog, dir, eeprom });
+    },
+  };
 }

@@ -76,10 +76,10 @@ describe("program translation", () => {
     expect(lines).toEqual([
       "G0 X100.5 Y50",
       "M3 S1000",
-      "G4 P0.03",
+      "G4 P0.05", // GRBL dwells in 50 ms steps: the 30 ms strike is 50 ms, so write what really happens
       "M3 S750",
       "G1 X100.5 Y70 F6000",
-      "G4 P0.08",
+      "G4 P0.1",
       "M5",
       "G4 P0",
     ]);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { openSerialPort, type SerialLink } from "../../../src/rig/grbl/port.js";
 import type { RigProfile } from "../../../src/rig/profile.js";
+import { eepromConfiguredFor, type GrblEeprom } from "../../../src/sim/gantry/grbl-eeprom.js";
 import { type SimGrblLink, startSimGrblLink } from "../../../src/sim/gantry/grbl-link.js";
 import { fluidncProfile, quietLog, recordingGantry, sleep, until } from "../../rig/grbl/helpers.js";
 
@@ -50,9 +51,10 @@ afterEach(async () => {
   link = null;
 });
 
-async function boot(profile: RigProfile) {
+/** Boot a board (configured for the profile unless `eeprom` says otherwise) and reset it once. */
+async function boot(profile: RigProfile, eeprom: GrblEeprom = eepromConfiguredFor(profile)) {
   const rec = recordingGantry(profile);
-  link = await startSimGrblLink({ gantry: rec.gantry, profile, log: quietLog });
+  link = await startSimGrblLink({ gantry: rec.gantry, profile, log: quietLog, eeprom });
   port = await openSerialPort(link.devicePath, 115200);
   const term = new Terminal(port);
   term.send("\x18");
@@ -64,9 +66,9 @@ async function boot(profile: RigProfile) {
 }
 
 describe("GRBL simulator over a pty", () => {
-  it("answers $I, $$ and status from the profile", async () => {
+  it("answers $I, $$ and status from a board configured for the profile", async () => {
     const { term } = await boot(fluidncProfile());
-    expect(await term.command("$I")).toEqual(["[VER:1.1h.20190825:]", "[OPT:V,15,128]", "ok"]);
+    expect(await term.command("$I")).toEqual(["[VER:1.1h.20190825:]", "[OPT:VC,15,128]", "ok"]);
     const settings = await term.command("$$");
     expect(settings).toContain("$110=30000");
     expect(settings).toContain("$130=200");
@@ -113,12 +115,27 @@ describe("GRBL simulator over a pty", () => {
     expect(await term.command("G0 X1")).toContain("error:9");
     expect(await term.command("$H", 5000)).toEqual(["ok"]);
     expect(gantry.positionAt().xMm).toBeCloseTo(2, 3);
-    expect(await term.status()).toMatch(/^<Idle\|MPos:2\.000,2\.000/);
+    // Machine space is negative after homing (limits.c): −$130 + pull-off at the switch side.
+    expect(await term.status()).toMatch(/^<Idle\|MPos:-198\.000,-198\.000/);
     const from = term.lines.length;
-    expect((await term.command("G0 X250"))[0]).toBe("ALARM:2");
+    expect((await term.command("G0 X1"))[0]).toBe("ALARM:2"); // MPos > 0 is outside −200…0
     // GRBL follows the alarm with a message line, which may arrive in a later read.
     await until(() => term.lines.length > from + 1, "the alarm's message line");
     expect(term.lines.slice(from)).toEqual(["ALARM:2", "[MSG:Reset to continue]"]);
+    // The critical-event loop answers neither `?` nor lines, and ignores a reset for ~500 ms.
+    term.send("?G0 X-5\n\x18");
+    await sleep(300);
+    expect(term.lines.slice(from + 2)).toEqual([]);
+    await sleep(300);
+    term.send("\x18");
+    await until(() => term.lines.some((l) => l.startsWith("Grbl 1.1h")), "banner after the reset");
+    await sleep(30);
+    expect(term.lines.slice(from + 2)).toEqual([
+      "ok",
+      "",
+      "Grbl 1.1h ['$' for help]",
+      "[MSG:'$H'|'$X' to unlock]",
+    ]);
     expect(await term.status()).toMatch(/^<Alarm/);
     expect(gantry.positionAt().xMm).toBeCloseTo(2, 3);
   });

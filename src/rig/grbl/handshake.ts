@@ -1,0 +1,64 @@
+import type { Logger } from "../../log/logger.js";
+import type { RigProfile } from "../profile.js";
+import type { GrblStatusReport } from "./protocol.js";
+import type { GrblSession } from "./session.js";
+import {
+  compareSettings,
+  type GrblBuildInfo,
+  parseBuildInfo,
+  parseSettings,
+  type SettingMismatch,
+} from "./settings.js";
+
+/** What the driver learnt about a board on connect. */
+export interface BoardFacts {
+  fluidnc: boolean;
+  build: GrblBuildInfo;
+  /** `$$` as read (empty on FluidNC, which keeps its configuration in config.yaml). */
+  settings: Map<number, number>;
+  /** Where the board differs from the profile; empty when it fits (or the check does not apply). */
+  mismatches: SettingMismatch[];
+  /** Checks that do not apply to this board, each with why (FluidNC). */
+  notApplicable: string[];
+  /** `$N0`/`$N1` startup blocks that GRBL runs after every reset (non-empty ones). */
+  startupBlocks: string[];
+  first: GrblStatusReport;
+}
+
+/**
+ * Read what the board is: `$I` (build options: CoreXY, variable spindle), `$$` and `$N` on GRBL, and one
+ * status report; compare the settings with the profile. FluidNC answers `$I` but its settings live in
+ * config.yaml (its `$$` names keys, not GRBL numbers), so the numeric checks are reported as not applying.
+ */
+export async function readBoard(
+  s: GrblSession,
+  profile: RigProfile,
+  fluidnc: boolean,
+  timeoutMs: number,
+  log: Logger,
+): Promise<BoardFacts> {
+  const build = parseBuildInfo(await s.command("$I", timeoutMs));
+  let settings = new Map<number, number>();
+  let mismatches: SettingMismatch[] = [];
+  const notApplicable: string[] = [];
+  let startupBlocks: string[] = [];
+  if (fluidnc) {
+    notApplicable.push(
+      "$$ settings ($100/101 $110/111 $120/121 $130/131 $30/31/32 $20/21/22 $10): FluidNC keeps steps/mm, " +
+        "rates, travel, spindle and limits in its config.yaml — check them there against the profile",
+      "$I CoreXY build option: FluidNC chooses kinematics in config.yaml (kinematics: CoreXY)",
+    );
+  } else {
+    settings = parseSettings(await s.command("$$", timeoutMs));
+    mismatches = compareSettings(profile, settings, build);
+    startupBlocks = (await s.command("$N", timeoutMs)).flatMap((l) =>
+      l.kind === "setting" && /^N[01]$/.test(l.id) && l.value.trim() ? [l.value.trim()] : [],
+    );
+    if (startupBlocks.length) {
+      // Harmless for PiClaw (it sets G21 G90 G94 itself before every G92), but worth knowing.
+      log.warn("GRBL runs startup blocks after every reset", { startupBlocks });
+    }
+  }
+  const first = await s.status(timeoutMs);
+  return { fluidnc, build, settings, mismatches, notApplicable, startupBlocks, first };
+}
