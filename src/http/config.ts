@@ -13,5 +13,3 @@ export const serverConfigSchema = z
       .describe("TCP port (0 = any free port, for tests)."),
   })
   .describe("The HTTP server.");
-
-export type ServerConfig = z.output<typeof serverConfigSchema>;

@@ -15,5 +15,3 @@ export const logConfigSchema = z
       ),
   })
   .describe("Logging.");
-
-export type LogConfig = z.output<typeof logConfigSchema>;
