@@ -15,7 +15,7 @@
  */
 import { spawn } from "node:child_process";
 import type { Logger } from "../log/logger.js";
-import type { ServiceConfig } from "./config.js";
+import type { ServiceConfig } from "./config/service.js";
 
 /** Assignments of one notification, e.g. `{ READY: "1", STATUS: "serving" }` (sent in insertion order). */
 export type NotifyFields = Record<string, string>;

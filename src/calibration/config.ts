@@ -1,8 +1,8 @@
 import { z } from "zod";
 
 /**
- * Options of `piclaw calibrate` (the `calibration` section the lead wires into the config). Every key
- * has a default, so `calibrationConfigSchema.parse({})` is a working calibration for the 6.1" phone.
+ * The `calibration:` config section: options of `piclaw calibrate`. Every key has a default, so
+ * `calibrationConfigSchema.parse({})` is a working calibration for the 6.1" phone.
  */
 
 const frac = (d: number) => z.number().min(0).max(0.45).default(d);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { num } from "../util/schema.js";
 
 /**
  * The `camera` config section and the rpicam command lines it turns into. Exposure, gain, white balance
@@ -8,8 +9,6 @@ import { z } from "zod";
  * glass ≈182 mm away); set a key to `null` to leave that control to the camera's automatic algorithm.
  * Value ranges are what rpicam-apps (and the simulated stand-ins) accept.
  */
-
-const num = (min: number, max: number) => z.number().min(min).max(max);
 
 export const cameraConfigSchema = z
   .strictObject({

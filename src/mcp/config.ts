@@ -2,8 +2,8 @@ import { isAbsolute, join } from "node:path";
 import { z } from "zod";
 
 /**
- * The `mcp:` config section (the lead wires it into src/app/config/schema.ts). The endpoint itself is
- * always `/mcp` on the HTTP server (`server.host`/`server.port`).
+ * The `mcp:` config section. The endpoint itself is always `/mcp` on the HTTP server
+ * (`server.host`/`server.port`).
  */
 export const mcpConfigSchema = z
   .strictObject({

@@ -1,6 +1,6 @@
-import { z } from "zod";
 import type { Clock } from "../util/clock.js";
 import { PiclawError } from "../util/errors.js";
+import type { PhoneOwnerOptions } from "./config.js";
 
 /**
  * The one owner of the arm. The gantry is a single physical resource shared by the built-in agent,
@@ -17,45 +17,6 @@ import { PiclawError } from "../util/errors.js";
  * (`waitLimitMs`, per call or from config) ends a wait with `PHONE_BUSY`; an abort signal ends it with
  * `ABORTED`.
  */
-
-export const phoneOwnerConfigSchema = z
-  .strictObject({
-    classes: z
-      .array(z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, "must be a short lower-case name"))
-      .min(1)
-      .max(8)
-      .refine((names) => new Set(names).size === names.length, "class names must be unique")
-      .default(["local", "scheduled", "remote"])
-      .describe(
-        "Priority classes of callers of the arm, most urgent first (the built-in agent is `local`, scheduled jobs `scheduled`, MCP clients `remote`).",
-      ),
-    agingMs: z
-      .number()
-      .int()
-      .min(1000)
-      .max(3_600_000)
-      .default(30_000)
-      .describe(
-        "Anti-starvation: a waiting caller moves up one class per this many milliseconds of waiting.",
-      ),
-    waitLimitMs: z
-      .number()
-      .int()
-      .min(0)
-      .max(3_600_000)
-      .default(60_000)
-      .describe("How long a caller waits for the arm before giving up with a `busy` error (ms)."),
-    progressIntervalMs: z
-      .number()
-      .int()
-      .min(100)
-      .max(60_000)
-      .default(5_000)
-      .describe("While waiting, a caller is told its place in line at least this often (ms)."),
-  })
-  .describe("Sharing the arm between callers.");
-
-export type PhoneOwnerOptions = z.output<typeof phoneOwnerConfigSchema>;
 
 /** One-shot timers; injected so tests run on virtual time. `set` returns a cancel function. */
 export interface TimerScheduler {

@@ -1,8 +1,7 @@
 import { z } from "zod";
+import { num } from "../util/schema.js";
 
 /** The `sim:` config section: the simulated world (phone, pose, camera optics, gantry). */
-
-const num = (min: number, max: number) => z.number().min(min).max(max);
 
 const notificationSchema = z.strictObject({
   afterSeconds: num(0, 86_400 * 30).describe("Seconds after start when the message arrives."),

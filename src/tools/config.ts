@@ -3,7 +3,7 @@ import { bboxSchema } from "./args.js";
 
 /**
  * Config sections of the phone tools: `phone` (the phone being operated; its passcode is a secret) and
- * `tools` (how gestures are judged). Both are wired into the main schema in `src/app/config/schema.ts`.
+ * `tools` (how gestures are judged).
  */
 
 export const phoneConfigSchema = z

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import type { RigConfig } from "../rig/config.js";
 import { PiclawError } from "../util/errors.js";
 import type { PhoneConfig } from "./config.js";
 
@@ -35,7 +36,7 @@ export interface PasscodeSources {
 export function resolvePasscode(
   config: {
     phone: Pick<PhoneConfig, "passcode" | "passcodeFile">;
-    rig: { backend: string };
+    rig: Pick<RigConfig, "backend">;
     sim: { phone: { passcode: string } };
   },
   sources: PasscodeSources,

@@ -18,7 +18,8 @@ import { OpenAIProvider, type Sleep } from "../../src/agent/provider.js";
 import { transcriptProblems } from "../../src/agent/transcript-check.js";
 import { contextWindowFactory } from "../../src/agent/wiring.js";
 import { Logger } from "../../src/log/logger.js";
-import { PhoneOwner, phoneOwnerConfigSchema } from "../../src/rig/owner.js";
+import { phoneOwnerConfigSchema } from "../../src/rig/config.js";
+import { PhoneOwner } from "../../src/rig/owner.js";
 import { type ToolName, toolArgs } from "../../src/tools/args.js";
 import {
   type AnyPhoneTool,

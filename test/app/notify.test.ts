@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { serviceConfigSchema } from "../../src/app/config.js";
+import { serviceConfigSchema } from "../../src/app/config/service.js";
 import { type Notifier, notifyLines, SystemdNotifier } from "../../src/app/notify.js";
 import { Logger } from "../../src/log/logger.js";
 import { FakeNotifier } from "../fakes/notifier.js";

@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  type PhoneLease,
-  PhoneOwner,
-  type PhoneOwnerOptions,
-  phoneOwnerConfigSchema,
-  type TimerScheduler,
-  type WaitingInfo,
-} from "../../src/rig/owner.js";
+import { type PhoneOwnerOptions, phoneOwnerConfigSchema } from "../../src/rig/config.js";
+import { type PhoneLease, PhoneOwner, type TimerScheduler, type WaitingInfo } from "../../src/rig/owner.js";
 import type { Clock } from "../../src/util/clock.js";
 import { seededRandom } from "../../src/util/random.js";
 import { rejection } from "../helpers/errors.js";

@@ -1,7 +1,8 @@
 import { type CalibrationBundle, parseBundle } from "../../src/calibration/bundle.js";
+import { phoneOwnerConfigSchema } from "../../src/rig/config.js";
 import type { BedArea } from "../../src/rig/controller.js";
 import { MotionController } from "../../src/rig/controller.js";
-import { PhoneOwner, phoneOwnerConfigSchema } from "../../src/rig/owner.js";
+import { PhoneOwner } from "../../src/rig/owner.js";
 import { resolveRigProfile } from "../../src/rig/profile.js";
 import { FontBook } from "../../src/shared/fonts.js";
 import { fitHomography, type Mat3 } from "../../src/shared/homography.js";

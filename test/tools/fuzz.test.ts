@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Logger } from "../../src/log/logger.js";
-import { PhoneOwner, phoneOwnerConfigSchema } from "../../src/rig/owner.js";
+import { phoneOwnerConfigSchema } from "../../src/rig/config.js";
+import { PhoneOwner } from "../../src/rig/owner.js";
 import { SEQUENCE_TOOLS, SWIPE_DIRECTIONS, type ToolName } from "../../src/tools/args.js";
 import { invokeTool } from "../../src/tools/invoke.js";
 import { type Random, seededRandom } from "../../src/util/random.js";

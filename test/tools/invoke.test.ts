@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Logger } from "../../src/log/logger.js";
-import { PhoneOwner, phoneOwnerConfigSchema } from "../../src/rig/owner.js";
+import { phoneOwnerConfigSchema } from "../../src/rig/config.js";
+import { PhoneOwner } from "../../src/rig/owner.js";
 import { toolArgs } from "../../src/tools/args.js";
 import { invokeTool } from "../../src/tools/invoke.js";
 import { definePhoneTool, textResult } from "../../src/tools/types.js";

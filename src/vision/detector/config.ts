@@ -6,9 +6,9 @@ import { projectRoot } from "../../util/paths.js";
 export const BUILTIN_DETECTOR_MODEL = "models/icon-detector/piclaw-ui-detector.onnx";
 
 /**
- * Config section of the UI-element detector (the lead wires it under `vision.detector`). Defaults
- * describe PiClaw's own model; a YOLOv8/YOLO11 export (e.g. a single-class icon detector) works by
- * changing the path, input size and class list.
+ * The `vision.detector:` config section: the UI-element detector. Defaults describe PiClaw's own
+ * model; a YOLOv8/YOLO11 export (e.g. a single-class icon detector) works by changing the path, input
+ * size and class list.
  */
 export const detectorConfigSchema = z
   .strictObject({
