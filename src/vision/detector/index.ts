@@ -5,6 +5,6 @@ export {
   detectorConfigSchema,
   resolveModelPath,
 } from "./config.js";
-export { type DecodeOptions, decodeDetections, iou, nmsByClass, type PixelDetection } from "./decode.js";
+export { type DecodeOptions, decodeDetections, nmsByClass, type PixelDetection } from "./decode.js";
 export { OnnxDetector } from "./onnx-detector.js";
 export { type Letterbox, letterboxGeometry, PAD_VALUE, toInputTensor } from "./preprocess.js";

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OcrScreen, type OcrScreenName, renderOcrScreen } from "../../../src/lab/eval/ocr-screens.js";
-import { boxIou, matchTextLines, normalizeText } from "../../../src/lab/eval/text-match.js";
+import { matchTextLines, normalizeText } from "../../../src/lab/eval/text-match.js";
+import { iou } from "../../../src/shared/box.js";
 import { createOcrEngine, ocrConfigSchema, type PaddleOcrEngine } from "../../../src/vision/ocr/index.js";
 import type { TextLine } from "../../../src/vision/types.js";
 import { rejection } from "../../helpers/errors.js";
@@ -182,7 +183,7 @@ describe("PaddleOcrEngine on simulated phone screens", () => {
     const [ra, rb] = await Promise.all([engine.recognize(a.screen.image), engine.recognize(b.screen.image)]);
     expect(ra.map((l) => l.text)).toEqual(a.lines.map((l) => l.text));
     expect(rb.map((l) => l.text)).toEqual(b.lines.map((l) => l.text));
-    expect(boxIou(ra[0]?.box ?? [0, 0, 0, 0], a.lines[0]?.box ?? [0, 0, 1, 1])).toBeCloseTo(1);
+    expect(iou(ra[0]?.box ?? [0, 0, 0, 0], a.lines[0]?.box ?? [0, 0, 1, 1])).toBeCloseTo(1);
   });
 });
 
