@@ -111,7 +111,7 @@ describe("PaddleOcrEngine on simulated phone screens", () => {
             for (let k = 0; k < 3; k++)
               data[(y * w + x) * 3 + k] = Math.min(255, (data[(y * w + x) * 3 + k] ?? 0) + add);
           }
-        const glared = { width: w, height: h, data };
+        const glared = { width: w, height: h, channels: 3 as const, data };
         const found = (lines: TextLine[]) => matchTextLines(got.screen.texts, lines).summary.found;
         const plain = found(await off.recognize(glared));
         const normalised = found(await engine.recognize(glared));
@@ -138,7 +138,7 @@ describe("PaddleOcrEngine on simulated phone screens", () => {
         stripes.fill(Math.floor(y / 200) % 2 ? 30 : 220, i, i + 3);
       }
     for (const data of [flat, gradient, stripes])
-      expect(await engine.recognize({ width, height, data })).toEqual([]);
+      expect(await engine.recognize({ width, height, channels: 3, data })).toEqual([]);
   });
 
   it("does not throw on tiny, thin or odd-sized images", async () => {
@@ -151,13 +151,15 @@ describe("PaddleOcrEngine on simulated phone screens", () => {
     ] as const) {
       const data = Buffer.alloc(width * height * 3);
       for (let i = 0; i < data.length; i++) data[i] = (i * 7919) % 256;
-      const lines = await engine.recognize({ width, height, data });
+      const lines = await engine.recognize({ width, height, channels: 3, data });
       expect(Array.isArray(lines)).toBe(true);
     }
   });
 
   it("rejects image data shorter than width × height × 3", async () => {
-    const err = await rejection(engine.recognize({ width: 100, height: 100, data: Buffer.alloc(100) }));
+    const err = await rejection(
+      engine.recognize({ width: 100, height: 100, channels: 3, data: Buffer.alloc(100) }),
+    );
     expect(err.code).toBe("OCR_IMAGE_INVALID");
   });
 
