@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { readBody } from "../http/node-http.js";
-import type { RawHandler } from "../http/server.js";
+import { readBody } from "../http/body.js";
+import { type RawHandler, sendJson as writeJson } from "../http/server.js";
 import type { Logger } from "../log/logger.js";
 import type { Clock } from "../util/clock.js";
 import { errorMessage, PiclawError } from "../util/errors.js";
@@ -286,12 +286,12 @@ function send(res: ServerResponse, status: number, type: string, body: Buffer | 
   res.end(head ? undefined : body);
 }
 
+/** A JSON reply with the page's security headers on it. */
 function sendJson(
   res: ServerResponse,
   status: number,
   value: unknown,
   headers: Record<string, string> = {},
 ): void {
-  res.writeHead(status, { ...PAGE_HEADERS, ...headers, "content-type": "application/json" });
-  res.end(`${JSON.stringify(value)}\n`);
+  writeJson(res, status, value, { ...PAGE_HEADERS, ...headers });
 }
