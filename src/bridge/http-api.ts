@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { readBody } from "../http/body.js";
 import { bearerToken, cookieValue, originMatchesHost } from "../http/headers.js";
 import { RateLimiter } from "../http/rate-limit.js";
-import { type RawHandler, sendJson as writeJson } from "../http/server.js";
+import { jsonSender, type RawHandler } from "../http/server.js";
 import type { Logger } from "../log/logger.js";
 import type { Clock } from "../util/clock.js";
 import { PiclawError } from "../util/errors.js";
@@ -44,6 +44,8 @@ const BASE_HEADERS = {
   "x-frame-options": "DENY",
   "cross-origin-resource-policy": "same-origin",
 } as const;
+
+const sendJson = jsonSender(BASE_HEADERS);
 
 const STATUS: Record<string, number> = {
   BRIDGE_BAD_REQUEST: 400,
@@ -282,16 +284,6 @@ async function readJson<S extends z.ZodType>(req: IncomingMessage, schema: S): P
       field: "content-type",
     });
   return parseJsonBody(schema, await readBody(req, JSON_LIMIT));
-}
-
-/** A JSON reply with the bridge's headers on it. */
-function sendJson(
-  res: ServerResponse,
-  status: number,
-  value: unknown,
-  headers: Record<string, string> = {},
-): void {
-  writeJson(res, status, value, { ...BASE_HEADERS, ...headers });
 }
 
 function cookieFor(credential: string): string {

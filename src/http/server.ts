@@ -124,6 +124,19 @@ export function sendJson(
   res.end(jsonLine(value));
 }
 
+/** Writes a JSON reply; `headers` are added to those the sender was made with. */
+export type JsonSender = (
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+  headers?: Record<string, string>,
+) => void;
+
+/** A `sendJson` that puts `base` (a surface's security and cache headers) on every reply. */
+export function jsonSender(base: Readonly<Record<string, string>>): JsonSender {
+  return (res, status, value, headers = {}) => sendJson(res, status, value, { ...base, ...headers });
+}
+
 function jsonLine(value: unknown): string {
   return `${JSON.stringify(value)}\n`;
 }
