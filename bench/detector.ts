@@ -4,9 +4,9 @@ import { addCounts, type ClassCounts, countMatches, precisionRecall } from "../s
 import { scaledGeometry, syntheticScreen } from "../src/lab/synth/dataset.js";
 import { FontBook } from "../src/shared/fonts.js";
 import type { RgbImage } from "../src/shared/image.js";
+import { toRgb } from "../src/shared/image.js";
 import { OnnxDetector } from "../src/vision/detector/onnx-detector.js";
 import { toInputTensor } from "../src/vision/detector/preprocess.js";
-import { toRgb } from "../src/vision/rectify.js";
 
 /**
  * UI-element detector benchmark: per-frame time of the committed model (median of ≥ 20, whole

@@ -103,6 +103,7 @@ async function child(jobFile: string): Promise<void> {
   const load = (s: ScreenFile) => ({
     width: job.inputWidth,
     height: s.height[job.inputWidth] ?? 0,
+    channels: 3 as const,
     data: readFileSync(s.raw[job.inputWidth] ?? ""),
   });
   const first = screens[0];

@@ -5,10 +5,10 @@ import { join } from "node:path";
 import { z } from "zod";
 import type { AgentEvent } from "../agent/events.js";
 import type { Trigger } from "../agent/ports.js";
-import { readBody } from "../http/node-http.js";
-import type { RawHandler } from "../http/server.js";
+import { readBody } from "../http/body.js";
+import { bearerToken } from "../http/headers.js";
+import { type RawHandler, sendJson } from "../http/server.js";
 import type { Logger } from "../log/logger.js";
-import { bearerToken } from "../mcp/tokens.js";
 import { writeFileAtomic } from "../util/atomic-file.js";
 import { errorMessage, PiclawError } from "../util/errors.js";
 import type { DashboardAuth } from "../web/auth.js";
@@ -169,6 +169,5 @@ async function parseText(req: IncomingMessage): Promise<{ text: string }> {
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" });
-  res.end(JSON.stringify(body));
+  sendJson(res, status, body, { "cache-control": "no-store" });
 }

@@ -1,10 +1,11 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { PhoneBridge } from "../bridge/bridge.js";
+import { machineNames } from "../http/host-guard.js";
 import { HttpService, json } from "../http/server.js";
 import type { Logger } from "../log/logger.js";
 import { tokenFilePath } from "../mcp/config.js";
-import { createMcpEndpoint, MCP_PATH, type McpEndpoint, machineNames } from "../mcp/endpoint.js";
+import { createMcpEndpoint, MCP_PATH, type McpEndpoint } from "../mcp/endpoint.js";
 import { TokenStore } from "../mcp/tokens.js";
 import { PhoneOwner } from "../rig/owner.js";
 import { SimControlServer } from "../sim/control.js";

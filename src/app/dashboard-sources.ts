@@ -1,8 +1,8 @@
 import { statSync } from "node:fs";
 import type { SessionStore } from "../agent/session-store.js";
 import { bundlePaths, type CalibrationBundle, readBundle } from "../calibration/bundle.js";
+import { machineNames } from "../http/host-guard.js";
 import type { Logger } from "../log/logger.js";
-import { machineNames } from "../mcp/endpoint.js";
 import type { TokenStore } from "../mcp/tokens.js";
 import type { MotionController } from "../rig/controller.js";
 import type { PhoneOwner } from "../rig/owner.js";

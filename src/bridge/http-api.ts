@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { z } from "zod";
-import { cookieValue, readBody } from "../http/node-http.js";
+import { readBody } from "../http/body.js";
+import { bearerToken, cookieValue, originMatchesHost } from "../http/headers.js";
 import { RateLimiter } from "../http/rate-limit.js";
-import type { RawHandler } from "../http/server.js";
+import { jsonSender, type RawHandler } from "../http/server.js";
 import type { Logger } from "../log/logger.js";
 import type { Clock } from "../util/clock.js";
 import { PiclawError } from "../util/errors.js";
@@ -43,6 +44,8 @@ const BASE_HEADERS = {
   "x-frame-options": "DENY",
   "cross-origin-resource-policy": "same-origin",
 } as const;
+
+const sendJson = jsonSender(BASE_HEADERS);
 
 const STATUS: Record<string, number> = {
   BRIDGE_BAD_REQUEST: 400,
@@ -283,36 +286,18 @@ async function readJson<S extends z.ZodType>(req: IncomingMessage, schema: S): P
   return parseJsonBody(schema, await readBody(req, JSON_LIMIT));
 }
 
-function sendJson(
-  res: ServerResponse,
-  status: number,
-  value: unknown,
-  headers: Record<string, string> = {},
-): void {
-  res.writeHead(status, { ...BASE_HEADERS, "content-type": "application/json", ...headers });
-  res.end(`${JSON.stringify(value)}\n`);
-}
-
 function cookieFor(credential: string): string {
   return `${COOKIE_NAME}=${credential}; Max-Age=${COOKIE_MAX_AGE_S}; Path=/; HttpOnly; SameSite=Strict`;
 }
 
 /** The device credential from the cookie, or from `Authorization: Bearer` (Shortcuts, curl). */
 function credentialOf(req: IncomingMessage): string | null {
-  const bearer = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(req.headers.authorization ?? "");
-  return bearer?.[1] ?? cookieValue(req.headers.cookie, COOKIE_NAME);
+  return bearerToken(req.headers.authorization) ?? cookieValue(req.headers.cookie, COOKIE_NAME);
 }
 
 /** A browser's POST must come from the page's own origin (no other site may drive the bridge). */
 function checkOrigin(req: IncomingMessage): void {
-  const origin = req.headers.origin;
-  if (origin === undefined) return; // not a browser (curl, a Shortcut): the credential is the check
-  let host: string | null = null;
-  try {
-    host = new URL(origin).host;
-  } catch {
-    host = null;
-  }
-  if (host === null || host !== req.headers.host)
+  // No Origin: not a browser (curl, a Shortcut), and the credential is the check.
+  if (!originMatchesHost(req))
     throw new PiclawError("BRIDGE_FORBIDDEN_ORIGIN", "requests must come from the bridge page itself");
 }

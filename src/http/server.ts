@@ -105,7 +105,38 @@ export function localBaseUrl(host: string, port: number): string {
   return `http://${h}:${port}`;
 }
 
-/** JSON reply helper. */
+/** A JSON reply for a route table: one line of JSON, as `sendJson` writes. */
 export function json(value: unknown, status = 200): HttpReply {
-  return { status, contentType: "application/json", body: `${JSON.stringify(value)}\n` };
+  return { status, contentType: "application/json", body: jsonLine(value) };
+}
+
+/**
+ * Write a JSON reply from a raw route: the caller's `headers` (its security and cache policy), then
+ * `content-type: application/json`, and one line of JSON.
+ */
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { ...headers, "content-type": "application/json" });
+  res.end(jsonLine(value));
+}
+
+/** Writes a JSON reply; `headers` are added to those the sender was made with. */
+export type JsonSender = (
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+  headers?: Record<string, string>,
+) => void;
+
+/** A `sendJson` that puts `base` (a surface's security and cache headers) on every reply. */
+export function jsonSender(base: Readonly<Record<string, string>>): JsonSender {
+  return (res, status, value, headers = {}) => sendJson(res, status, value, { ...base, ...headers });
+}
+
+function jsonLine(value: unknown): string {
+  return `${JSON.stringify(value)}\n`;
 }

@@ -1,5 +1,4 @@
-import type { FracBox } from "../shared/box.js";
-import { iou } from "../vision/detector/decode.js";
+import { type FracBox, iou } from "../shared/box.js";
 import type { DetectedObject } from "../vision/types.js";
 
 /** A ground-truth object: class name and box in 0–1 fractions. */

@@ -1,15 +1,11 @@
 import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { hostname, networkInterfaces } from "node:os";
 import { join } from "node:path";
-import {
-  type AuthInfo,
-  createMcpHandler,
-  type McpHttpHandler,
-  validateHostHeader,
-  validateOriginHeader,
-} from "@modelcontextprotocol/server";
-import { readBody, sendRefusal, sendWebResponse, toWebRequest } from "../http/node-http.js";
+import { type AuthInfo, createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/server";
+import { readBody } from "../http/body.js";
+import { bearerToken } from "../http/headers.js";
+import { HostGuard, machineNames } from "../http/host-guard.js";
+import { sendWebResponse, toWebRequest } from "../http/node-http.js";
 import { RateLimiter } from "../http/rate-limit.js";
 import type { Logger } from "../log/logger.js";
 import type { PhoneOwner } from "../rig/owner.js";
@@ -19,7 +15,7 @@ import { PiclawError } from "../util/errors.js";
 import { projectRoot } from "../util/paths.js";
 import { isLoopbackHost, type McpConfig } from "./config.js";
 import { buildMcpServer, checkToolList } from "./server.js";
-import { bearerToken, type TokenStore } from "./tokens.js";
+import type { TokenStore } from "./tokens.js";
 
 /** The protocol revisions served: 2026-07-28 (stateless per-request envelope) and 2025-era clients. */
 export const SERVED_PROTOCOL_VERSIONS = ["2026-07-28", "2025-11-25", "2025-06-18"] as const;
@@ -58,8 +54,12 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const { config, tokens, log, clock } = options;
   checkToolList(options.tools);
   const tokenRequired = config.requireToken === "always" || !isLoopbackHost(options.bindHost);
-  const hosts = allowedHostnames(options.bindHost, options.localNames ?? machineNames(), config.allowedHosts);
-  const origins = [...hosts, ...config.allowedOrigins.map((h) => h.toLowerCase())];
+  const guard = new HostGuard({
+    bindHost: options.bindHost,
+    localNames: options.localNames ?? machineNames(),
+    allowedHosts: config.allowedHosts,
+    allowedOrigins: config.allowedOrigins,
+  });
   const limiter = new RateLimiter(config.rateLimitPerMinute, clock);
   const deps = {
     tools: options.tools,
@@ -85,10 +85,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const presented = bearerToken(req.headers.authorization);
-    const host = validateHostHeader(req.headers.host, hosts);
-    if (!host.ok) return refuse(res, 403, `Host not allowed: ${host.message}`);
-    const origin = validateOriginHeader(req.headers.origin, origins);
-    if (!origin.ok) return refuse(res, 403, "Origin not allowed");
+    const misdirected = guard.refusal(req);
+    if (misdirected) return refuse(res, 403, misdirected);
 
     let authInfo: AuthInfo = { token: "local", clientId: "local", scopes: [] };
     if (presented) {
@@ -138,7 +136,10 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     headers?: Record<string, string>,
   ): void {
     log.debug("mcp request refused", { status, message });
-    sendRefusal(res, status, message, headers);
+    // A JSON-RPC error without an id: the request was refused before it was read.
+    const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
+    res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store", ...headers });
+    res.end(body);
   }
 
   return {
@@ -160,32 +161,4 @@ function packageVersion(): string {
 
 function callerOf(authInfo: AuthInfo | undefined): ToolCaller {
   return { kind: "mcp", label: authInfo?.clientId ?? "local" };
-}
-
-/** Host names (lower case, IPv6 in brackets) a request's Host header may name. */
-export function allowedHostnames(
-  bindHost: string,
-  localNames: readonly string[],
-  extra: readonly string[],
-): string[] {
-  const names = new Set(["localhost", "127.0.0.1", "[::1]"]);
-  const add = (name: string) => {
-    const n = name.toLowerCase();
-    if (!n || n === "0.0.0.0" || n === "::" || n === "[::]") return;
-    names.add(n.includes(":") && !n.startsWith("[") ? `[${n}]` : n);
-  };
-  add(bindHost);
-  for (const n of localNames) add(n);
-  for (const n of extra) add(n);
-  return [...names];
-}
-
-/** This machine's host name (also `<name>.local`) and interface addresses. */
-export function machineNames(): string[] {
-  const name = hostname();
-  const out = [name, `${name}.local`];
-  for (const list of Object.values(networkInterfaces())) {
-    for (const info of list ?? []) out.push(info.address.split("%")[0] ?? info.address);
-  }
-  return out;
 }

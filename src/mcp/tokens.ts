@@ -98,10 +98,3 @@ export class TokenStore {
 function publicInfo(r: TokenRecord): TokenInfo {
   return { id: r.id, label: r.label, createdAt: r.createdAt };
 }
-
-/** The bearer value of an Authorization header, or null when absent/not Bearer. */
-export function bearerToken(header: string | undefined): string | null {
-  if (!header) return null;
-  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-  return match?.[1] ?? null;
-}

@@ -1,4 +1,4 @@
-import type { RgbImage } from "../shared/image.js";
+import { luma, type RgbImage } from "../shared/image.js";
 import type { ListingEntry } from "../vision/listing.js";
 import type { ScreenPoint } from "./screen-geometry.js";
 
@@ -137,7 +137,7 @@ export function looksDark(screen: RgbImage, entries: readonly ListingEntry[]): b
   let n = 0;
   // Every 7th pixel is plenty for a mean.
   for (let i = 0; i + 2 < data.length; i += 3 * 7) {
-    sum += 0.299 * (data[i] ?? 0) + 0.587 * (data[i + 1] ?? 0) + 0.114 * (data[i + 2] ?? 0);
+    sum += luma(data, i);
     n++;
   }
   return n > 0 && sum / n < 28;

@@ -55,7 +55,7 @@ export class ScreenAnnotator {
       w === screen.width && h === screen.height
         ? Buffer.from(screen.data.subarray(0, w * h * 3))
         : await sharp(screen.data, { raw }).resize(w, h, { fit: "fill" }).raw().toBuffer();
-    const canvas: RgbImage = { width: w, height: h, data };
+    const canvas: RgbImage = { width: w, height: h, channels: 3, data };
     const stroke = Math.max(1, Math.round(w / 400));
     const size = Math.max(9, Math.round(w / 36));
     const masks = await this.digitMasks(size);

@@ -1,9 +1,5 @@
-import type { FracBox } from "../shared/box.js";
-import { area, intersection, iou, readingOrder } from "./boxes.js";
+import { area, type FracBox, intersection, iou, readingOrder } from "../shared/box.js";
 import type { DetectedObject, TextLine } from "./types.js";
-
-// Box geometry lives in boxes.ts; re-exported because callers and tests import it from here.
-export { area, intersection, iou, readingOrder };
 
 /**
  * The listing: what the agent reads instead of pixels. One row per element,

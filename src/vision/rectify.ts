@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { type Mat3, mat3Mul } from "../shared/homography.js";
-import type { RawImage, RgbImage } from "../shared/image.js";
+import { luma, type RgbImage } from "../shared/image.js";
 import { PiclawError } from "../util/errors.js";
 
 /**
@@ -9,23 +9,11 @@ import { PiclawError } from "../util/errors.js";
  * lies under the camera (a rotated or tilted phone would skew an axis-aligned crop).
  */
 
-/** Interleaved RGB from a 3- or 4-channel raw image (alpha dropped). */
-export function toRgb(img: RawImage): RgbImage {
-  if (img.channels === 3) return { width: img.width, height: img.height, data: img.data };
-  const data = Buffer.alloc(img.width * img.height * 3);
-  for (let i = 0, j = 0; j < data.length; i += 4, j += 3) {
-    data[j] = img.data[i] ?? 0;
-    data[j + 1] = img.data[i + 1] ?? 0;
-    data[j + 2] = img.data[i + 2] ?? 0;
-  }
-  return { width: img.width, height: img.height, data };
-}
-
 /** Decode a JPEG/PNG into raw RGB. */
 export async function decodeRgb(image: Buffer): Promise<RgbImage> {
   try {
     const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    return { width: info.width, height: info.height, data };
+    return { width: info.width, height: info.height, channels: 3, data };
   } catch (err) {
     throw new PiclawError("VISION_DECODE", "the camera frame is not a decodable image", {}, { cause: err });
   }
@@ -94,7 +82,7 @@ export function warpToScreen(
         0.5;
     }
   }
-  return { width, height, data: out };
+  return { width, height, channels: 3, data: out };
 }
 
 /** Resize raw RGB (sharp, area-averaging when shrinking). */
@@ -103,7 +91,7 @@ export async function resizeRgb(image: RgbImage, width: number, height: number):
     .resize(width, height, { fit: "fill", kernel: "linear" })
     .raw()
     .toBuffer();
-  return { width, height, data };
+  return { width, height, channels: 3, data };
 }
 
 /**
@@ -119,7 +107,7 @@ export function stretchContrast(image: RgbImage, minSpan = 200): RgbImage {
   // Every 4th pixel is plenty for percentiles.
   for (let i = 0; i < n; i += 4) {
     const o = i * 3;
-    const k = Math.round(0.299 * (d[o] ?? 0) + 0.587 * (d[o + 1] ?? 0) + 0.114 * (d[o + 2] ?? 0));
+    const k = Math.round(luma(d, o));
     hist[k] = (hist[k] ?? 0) + 1;
   }
   const total = Math.ceil(n / 4);
@@ -139,5 +127,5 @@ export function stretchContrast(image: RgbImage, minSpan = 200): RgbImage {
   for (let v = 0; v < 256; v++) lut[v] = Math.max(0, Math.min(255, Math.round(10 + (v - lo) * gain)));
   const out = Buffer.allocUnsafe(d.length);
   for (let i = 0; i < d.length; i++) out[i] = lut[d[i] ?? 0] ?? 0;
-  return { width: image.width, height: image.height, data: out };
+  return { width: image.width, height: image.height, channels: 3, data: out };
 }

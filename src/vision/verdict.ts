@@ -63,6 +63,7 @@ export function greyGrid(image: RgbImage, w: number): Grey {
     const row = Math.min(h - 1, Math.floor(y * sy)) * w;
     for (let x = 0, o = y * image.width * 3; x < image.width; x++, o += 3) {
       const i = row + Math.min(w - 1, Math.floor(x * sx));
+      // Not `luma()`: adding the terms one by one rounds differently, and the grid must stay bit-exact.
       sums[i] = (sums[i] ?? 0) + 0.299 * (d[o] ?? 0) + 0.587 * (d[o + 1] ?? 0) + 0.114 * (d[o + 2] ?? 0);
       counts[i] = (counts[i] ?? 0) + 1;
     }

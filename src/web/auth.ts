@@ -1,10 +1,9 @@
 import { createHmac, randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
-import { cookieValue } from "../http/node-http.js";
+import { bearerToken, cookieValue, originMatchesHost } from "../http/headers.js";
+import { HostGuard } from "../http/host-guard.js";
 import { isLoopbackHost, type McpConfig } from "../mcp/config.js";
-import { allowedHostnames } from "../mcp/endpoint.js";
-import { bearerToken, type TokenInfo } from "../mcp/tokens.js";
+import type { TokenInfo } from "../mcp/tokens.js";
 import type { Clock } from "../util/clock.js";
 
 /**
@@ -51,25 +50,26 @@ interface Login {
 
 export class DashboardAuth {
   readonly tokenRequired: boolean;
-  private readonly hosts: string[];
-  private readonly origins: string[];
+  private readonly guard: HostGuard;
   private readonly key: Buffer;
   private readonly logins = new Map<string, Login>();
 
   constructor(private readonly options: DashboardAuthOptions) {
     const { mcp } = options;
     this.tokenRequired = mcp.requireToken === "always" || !isLoopbackHost(options.bindHost);
-    this.hosts = allowedHostnames(options.bindHost, options.localNames, mcp.allowedHosts);
-    this.origins = [...this.hosts, ...mcp.allowedOrigins.map((h) => h.toLowerCase())];
+    this.guard = new HostGuard({
+      bindHost: options.bindHost,
+      localNames: options.localNames,
+      allowedHosts: mcp.allowedHosts,
+      allowedOrigins: mcp.allowedOrigins,
+    });
     this.key = options.key ?? randomBytes(32);
   }
 
   /** May this request read the dashboard? */
   check(req: IncomingMessage): AuthVerdict {
-    const host = validateHostHeader(req.headers.host, this.hosts);
-    if (!host.ok) return deny(403, `Host not allowed: ${host.message}`);
-    const origin = validateOriginHeader(req.headers.origin, this.origins);
-    if (!origin.ok) return deny(403, "Origin not allowed");
+    const misdirected = this.guard.refusal(req);
+    if (misdirected) return deny(403, misdirected);
     const presented = bearerToken(req.headers.authorization);
     if (presented) {
       const info = this.options.tokens.verify(presented);
@@ -95,8 +95,7 @@ export class DashboardAuth {
 
   /** POST /login: a same-origin form post with a live token → the Set-Cookie value, else null. */
   login(req: IncomingMessage, token: string): string | null {
-    const host = validateHostHeader(req.headers.host, this.hosts);
-    if (!host.ok || !this.sameOriginForm(req)) return null;
+    if (this.guard.hostRefusal(req) || !this.sameOriginForm(req)) return null;
     const info = this.options.tokens.verify(token);
     if (!info) return null;
     const value = this.sessionValue(token);
@@ -153,14 +152,4 @@ export class DashboardAuth {
 
 function deny(status: 401 | 403, message: string): AuthVerdict {
   return { ok: false, status, message, loginPage: false };
-}
-
-function originMatchesHost(req: IncomingMessage): boolean {
-  const origin = req.headers.origin;
-  if (origin === undefined) return true;
-  try {
-    return new URL(origin).host.toLowerCase() === (req.headers.host ?? "").toLowerCase();
-  } catch {
-    return false;
-  }
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { readBody } from "../http/node-http.js";
-import type { RawHandler } from "../http/server.js";
+import { readBody } from "../http/body.js";
+import { jsonSender, type RawHandler } from "../http/server.js";
 import type { Logger } from "../log/logger.js";
 import type { Clock } from "../util/clock.js";
 import { errorMessage, PiclawError } from "../util/errors.js";
@@ -281,17 +281,9 @@ const PAGE_HEADERS = {
   ].join("; "),
 };
 
+const sendJson = jsonSender(PAGE_HEADERS);
+
 function send(res: ServerResponse, status: number, type: string, body: Buffer | string, head: boolean): void {
   res.writeHead(status, { ...PAGE_HEADERS, "content-type": type });
   res.end(head ? undefined : body);
-}
-
-function sendJson(
-  res: ServerResponse,
-  status: number,
-  value: unknown,
-  headers: Record<string, string> = {},
-): void {
-  res.writeHead(status, { ...PAGE_HEADERS, ...headers, "content-type": "application/json" });
-  res.end(`${JSON.stringify(value)}\n`);
 }

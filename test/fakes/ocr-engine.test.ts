@@ -10,7 +10,7 @@ ocrEngineContract(
 );
 
 describe("FakeOcrEngine", () => {
-  const image = { width: 100, height: 200, data: Buffer.alloc(100 * 200 * 3) };
+  const image = { width: 100, height: 200, channels: 3 as const, data: Buffer.alloc(100 * 200 * 3) };
 
   it("answers from a phone's current truth: text elements only, at the given confidence", async () => {
     const { phone, finger } = makePhone({ locale: "zh" });

@@ -20,7 +20,7 @@ describe("cameraScreenFrames", () => {
     expect(frame?.image.width).toBe(120);
     expect(frame?.image.height).toBe(Math.round((120 * 2532) / 1170));
     // The lock screen's wallpaper fills the rectified image: no bed or bezel around it.
-    const grid = greyGrid(frame?.image ?? { width: 1, height: 1, data: Buffer.alloc(3) }, 8);
+    const grid = greyGrid(frame?.image ?? { width: 1, height: 1, channels: 3, data: Buffer.alloc(3) }, 8);
     const mean = grid.v.reduce((a, b) => a + b, 0) / grid.v.length;
     expect(Math.min(...grid.v)).toBeGreaterThan(mean * 0.3);
   });

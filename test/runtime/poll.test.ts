@@ -20,7 +20,7 @@ function screen(): RgbImage {
       data[o + 1] = v + 10;
       data[o + 2] = v + 30;
     }
-  const img = { width: W, height: H, data };
+  const img = { width: W, height: H, channels: 3 as const, data };
   for (let row = 0; row < 4; row++)
     for (let col = 0; col < 4; col++) fill(img, 8 + col * 28, 25 + row * 32, 18, 18, [220, 180, 60]);
   fill(img, 4, 228, 112, 26, [200, 200, 210]);
@@ -47,7 +47,7 @@ function fill(
 }
 
 function copy(img: RgbImage): RgbImage {
-  return { width: img.width, height: img.height, data: Buffer.from(img.data) };
+  return { width: img.width, height: img.height, channels: 3, data: Buffer.from(img.data) };
 }
 
 /** Feed `frames(t)` once a second for `seconds`; returns the reasons of the triggers with their times. */

@@ -71,7 +71,12 @@ describe("findKeypad", () => {
 });
 
 describe("looksDark", () => {
-  const image = (level: number) => ({ width: 10, height: 20, data: Buffer.alloc(10 * 20 * 3, level) });
+  const image = (level: number) => ({
+    width: 10,
+    height: 20,
+    channels: 3 as const,
+    data: Buffer.alloc(10 * 20 * 3, level),
+  });
   it("is true for a black screen with at most a ghost icon, false with light or text", () => {
     const ghost: ListingEntry = { id: 1, kind: "icon", label: "", box: [0.8, 0.02, 0.85, 0.04], conf: 0.4 };
     expect(looksDark(image(9), [ghost])).toBe(true);

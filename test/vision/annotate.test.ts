@@ -7,12 +7,12 @@ import { fonts } from "../sim/phone/helpers.js";
 
 /** A flat grey screen. */
 function grey(width: number, height: number, level = 128): RgbImage {
-  return { width, height, data: Buffer.alloc(width * height * 3, level) };
+  return { width, height, channels: 3, data: Buffer.alloc(width * height * 3, level) };
 }
 
 async function decode(jpeg: Buffer): Promise<RgbImage> {
   const { data, info } = await sharp(jpeg).raw().toBuffer({ resolveWithObject: true });
-  return { width: info.width, height: info.height, data };
+  return { width: info.width, height: info.height, channels: 3, data };
 }
 
 function pixel(img: RgbImage, x: number, y: number): [number, number, number] {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { buildListing, formatListing, iou, readingOrder } from "../../src/vision/listing.js";
+import { iou, readingOrder } from "../../src/shared/box.js";
+import { buildListing, formatListing } from "../../src/vision/listing.js";
 import type { DetectedObject, TextLine } from "../../src/vision/types.js";
 
 describe("listing", () => {

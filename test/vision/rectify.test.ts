@@ -91,7 +91,7 @@ describe("rectify", () => {
   });
 
   it("rejects a bad size and an undecodable frame with clear errors", async () => {
-    const img: RgbImage = { width: 2, height: 2, data: Buffer.alloc(12) };
+    const img: RgbImage = { width: 2, height: 2, channels: 3, data: Buffer.alloc(12) };
     expect(() => warpToScreen(img, [1, 0, 0, 0, 1, 0, 0, 0, 1], 0, 10)).toThrow(/rectified size/);
     await expect(decodeRgb(Buffer.from("not a jpeg"))).rejects.toMatchObject({ code: "VISION_DECODE" });
   });

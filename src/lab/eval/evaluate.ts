@@ -1,6 +1,6 @@
+import { iou } from "../../shared/box.js";
 import type { ScreenElement } from "../../sim/types.js";
 import type { ListingEntry } from "../../vision/listing.js";
-import { iou } from "../../vision/listing.js";
 import type { ScreenView } from "../../vision/pipeline.js";
 import type { TextLine } from "../../vision/types.js";
 import { readableTexts } from "./ocr-screens.js";

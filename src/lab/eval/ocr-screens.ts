@@ -1,10 +1,10 @@
 import type { FontBook } from "../../shared/fonts.js";
 import type { RgbImage } from "../../shared/image.js";
+import { toRgb } from "../../shared/image.js";
 import { Finger } from "../../sim/phone/finger.js";
 import { SimPhone } from "../../sim/phone/index.js";
 import type { ScreenElement } from "../../sim/types.js";
 import { ManualClock } from "../../util/clock.js";
-import { toRgb } from "../../vision/rectify.js";
 
 /**
  * Simulated phone screens with ground truth, straight from the panel (no camera): the OCR tests and

@@ -1,5 +1,4 @@
-import type { FracBox } from "../../shared/box.js";
-import { area, intersection, iou, overlap, readingOrder, union } from "../../vision/boxes.js";
+import { area, type FracBox, intersection, iou, overlap, readingOrder, union } from "../../shared/box.js";
 import type { TextLine } from "../../vision/types.js";
 
 /**
@@ -56,17 +55,8 @@ export function normalizeText(text: string, opts: { keepSpaces?: boolean } = {})
   return opts.keepSpaces ? n.replace(/\s+/g, " ").trim() : n.replace(/\s+/g, "");
 }
 
-/** Intersection over union of two boxes (0 when either is empty); `iou` of ../boxes.ts. */
-export const boxIou = iou;
-
-/**
- * Intersection over the smaller box's area: 1 when one box lies inside the other. Used for pairing
- * because OCR boxes are padded (DB unclip) while truth boxes may be tight or generous.
- */
-export const boxOverlap = overlap;
-
 export interface TextMatchOptions {
-  /** Minimum `boxOverlap` for an OCR line to belong to a truth element. Default 0.5. */
+  /** Minimum `overlap` for an OCR line to belong to a truth element. Default 0.5. */
   minOverlap?: number;
   /** Compare with spaces kept (collapsed) instead of removed. Default false. */
   keepSpaces?: boolean;
@@ -106,7 +96,7 @@ export interface TextMatchSummary {
 
 /**
  * Pair truth text elements with OCR lines. Each line goes to the truth element it overlaps most
- * (`boxOverlap` ≥ `minOverlap`); a truth element's text is its lines joined in reading order, so a
+ * (`overlap` ≥ `minOverlap`); a truth element's text is its lines joined in reading order, so a
  * label OCR split into words still reads whole. A line overlapping several truths is reported in
  * `merged` (and still assigned to its best one, which then carries the extra text as errors).
  */
@@ -125,7 +115,7 @@ export function matchTextLines<T extends TruthText>(
     let bestOverlap = 0;
     let hits = 0;
     truths.forEach((t, i) => {
-      const o = boxOverlap(line.box, t.box);
+      const o = overlap(line.box, t.box);
       if (o >= minOverlap) hits++;
       // Ties (a line inside two nested truths) go to the smaller truth box: the more specific one.
       const better =
@@ -159,7 +149,7 @@ export function matchTextLines<T extends TruthText>(
       lines: own,
       text,
       cer: own.length > 0 ? cer(expected, norm(text)) : 1,
-      iou: own.length > 0 ? boxIou(union(own.map((l) => l.box)), truth.box) : 0,
+      iou: own.length > 0 ? iou(union(own.map((l) => l.box)), truth.box) : 0,
     };
   });
   return {
@@ -184,7 +174,7 @@ function coversSeveral<T extends TruthText>(
     for (let j = i + 1; j < covered.length; j++) {
       const a = covered[i];
       const b = covered[j];
-      if (a && b && boxOverlap(a.box, b.box) < 0.5) return true;
+      if (a && b && overlap(a.box, b.box) < 0.5) return true;
     }
   return false;
 }

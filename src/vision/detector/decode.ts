@@ -1,6 +1,5 @@
-import type { FracBox } from "../../shared/box.js";
+import { type FracBox, iou } from "../../shared/box.js";
 import { PiclawError } from "../../util/errors.js";
-import { iou } from "../boxes.js";
 import type { DetectedObject } from "../types.js";
 import type { Letterbox } from "./preprocess.js";
 
@@ -19,9 +18,6 @@ export interface PixelDetection {
   /** `[x1, y1, x2, y2]` in model-input pixels. */
   box: [number, number, number, number];
 }
-
-// Re-exported: the detector's public surface (index.ts) and its tests name it from here.
-export { iou };
 
 /**
  * Greedy non-maximum suppression per class: within a class, a box is kept unless a higher-scoring

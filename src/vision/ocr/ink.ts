@@ -1,4 +1,4 @@
-import type { RgbImage } from "../../shared/image.js";
+import { luma, type RgbImage } from "../../shared/image.js";
 import type { PixelBox } from "./detect.js";
 
 /**
@@ -29,7 +29,7 @@ function inkMask(image: RgbImage, box: PixelBox): InkMask | null {
   for (let y = 0; y < h; y++)
     for (let x = 0; x < w; x++) {
       const o = ((y0 + y) * image.width + x0 + x) * 3;
-      grey[y * w + x] = 0.299 * (d[o] ?? 0) + 0.587 * (d[o + 1] ?? 0) + 0.114 * (d[o + 2] ?? 0);
+      grey[y * w + x] = luma(d, o);
     }
   const border: number[] = [];
   for (let x = 0; x < w; x++) border.push(grey[x] ?? 0, grey[(h - 1) * w + x] ?? 0);

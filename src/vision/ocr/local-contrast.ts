@@ -87,7 +87,7 @@ export function normalizeLocalContrast(
       out[i + 2] = byte;
     }
   }
-  return { width: w, height: h, data: out };
+  return { width: w, height: h, channels: 3, data: out };
 }
 
 /** min(R, G, B) of the pixel whose red byte is at `i`. */

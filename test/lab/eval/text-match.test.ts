@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  boxIou,
-  boxOverlap,
-  cer,
-  levenshtein,
-  matchTextLines,
-  normalizeText,
-} from "../../../src/lab/eval/text-match.js";
-import type { FracBox } from "../../../src/shared/box.js";
+import { cer, levenshtein, matchTextLines, normalizeText } from "../../../src/lab/eval/text-match.js";
+import { type FracBox, iou, overlap } from "../../../src/shared/box.js";
 import type { TextLine } from "../../../src/vision/types.js";
 
 const line = (text: string, box: FracBox, conf = 0.9): TextLine => ({ text, box, conf });
@@ -37,10 +30,10 @@ describe("levenshtein / cer", () => {
 
 describe("box overlap", () => {
   it("IoU and overlap-of-the-smaller agree on identical boxes and differ on nested ones", () => {
-    expect(boxIou([0, 0, 1, 1], [0, 0, 1, 1])).toBe(1);
-    expect(boxIou([0, 0, 0.5, 0.5], [0.5, 0.5, 1, 1])).toBe(0);
-    expect(boxOverlap([0, 0, 1, 1], [0.2, 0.2, 0.4, 0.4])).toBe(1);
-    expect(boxIou([0, 0, 1, 1], [0.2, 0.2, 0.4, 0.4])).toBeCloseTo(0.04);
+    expect(iou([0, 0, 1, 1], [0, 0, 1, 1])).toBe(1);
+    expect(iou([0, 0, 0.5, 0.5], [0.5, 0.5, 1, 1])).toBe(0);
+    expect(overlap([0, 0, 1, 1], [0.2, 0.2, 0.4, 0.4])).toBe(1);
+    expect(iou([0, 0, 1, 1], [0.2, 0.2, 0.4, 0.4])).toBeCloseTo(0.04);
   });
 });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { iou } from "../../../src/shared/box.js";
 import { PiclawError } from "../../../src/util/errors.js";
 import {
   candidates,
   decodeDetections,
-  iou,
   nmsByClass,
   type PixelDetection,
 } from "../../../src/vision/detector/decode.js";

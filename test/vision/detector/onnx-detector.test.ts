@@ -4,12 +4,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countMatches, precisionRecall } from "../../../src/lab/detector-evaluate.js";
 import { FontBook } from "../../../src/shared/fonts.js";
+import { toRgb } from "../../../src/shared/image.js";
 import { SimPhone } from "../../../src/sim/phone/index.js";
 import { ManualClock } from "../../../src/util/clock.js";
 import { PiclawError } from "../../../src/util/errors.js";
 import { detectorConfigSchema } from "../../../src/vision/detector/config.js";
 import { OnnxDetector } from "../../../src/vision/detector/onnx-detector.js";
-import { toRgb } from "../../../src/vision/rectify.js";
 
 const fonts = new FontBook();
 
@@ -57,7 +57,7 @@ describe("OnnxDetector errors", () => {
 
   it("detect before open is DETECTOR_CLOSED", async () => {
     const det = new OnnxDetector();
-    const img = { width: 2, height: 2, data: Buffer.alloc(12) };
+    const img = { width: 2, height: 2, channels: 3 as const, data: Buffer.alloc(12) };
     await expect(det.detect(img)).rejects.toMatchObject({ code: "DETECTOR_CLOSED" });
   });
 
@@ -124,11 +124,15 @@ describe("the committed PiClaw detector on freshly rendered sim screens", () => 
 
   it("rejects a class list that does not fit the model's output", async () => {
     const one = await OnnxDetector.create({ classes: ["icon"] });
-    await expect(one.detect({ width: 4, height: 4, data: Buffer.alloc(48) })).rejects.toMatchObject({
+    await expect(
+      one.detect({ width: 4, height: 4, channels: 3, data: Buffer.alloc(48) }),
+    ).rejects.toMatchObject({
       code: "DETECTOR_OUTPUT_SHAPE",
     });
     await one.close();
-    await expect(one.detect({ width: 4, height: 4, data: Buffer.alloc(48) })).rejects.toMatchObject({
+    await expect(
+      one.detect({ width: 4, height: 4, channels: 3, data: Buffer.alloc(48) }),
+    ).rejects.toMatchObject({
       code: "DETECTOR_CLOSED",
     });
   });

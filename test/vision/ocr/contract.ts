@@ -48,7 +48,12 @@ export function ocrEngineContract(name: string, make: (screen: OcrScreen) => Pro
           [500, 7],
         ] as const)
           expect(
-            await engine.recognize({ width, height, data: Buffer.alloc(width * height * 3, 255) }),
+            await engine.recognize({
+              width,
+              height,
+              channels: 3,
+              data: Buffer.alloc(width * height * 3, 255),
+            }),
           ).toEqual([]);
       } finally {
         await engine.close();

@@ -28,7 +28,7 @@ describe("detectionInput", () => {
     // 4×2 image: left half pure red, right half pure blue; shrink to 2×1.
     const data = Buffer.alloc(4 * 2 * 3);
     for (let y = 0; y < 2; y++) for (let x = 0; x < 4; x++) data[(y * 4 + x) * 3 + (x < 2 ? 0 : 2)] = 255;
-    const t = detectionInput({ width: 4, height: 2, data }, 2, 1);
+    const t = detectionInput({ width: 4, height: 2, channels: 3, data }, 2, 1);
     const norm = (v: number, mean: number, std: number) => (v / 255 - mean) / std;
     expect(t[0]).toBeCloseTo(norm(255, 0.485, 0.229), 4); // R, left
     expect(t[1]).toBeCloseTo(norm(0, 0.485, 0.229), 4); // R, right

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OcrScreen, type OcrScreenName, renderOcrScreen } from "../../../src/lab/eval/ocr-screens.js";
-import { boxIou, matchTextLines, normalizeText } from "../../../src/lab/eval/text-match.js";
+import { matchTextLines, normalizeText } from "../../../src/lab/eval/text-match.js";
+import { iou } from "../../../src/shared/box.js";
 import { createOcrEngine, ocrConfigSchema, type PaddleOcrEngine } from "../../../src/vision/ocr/index.js";
 import type { TextLine } from "../../../src/vision/types.js";
 import { rejection } from "../../helpers/errors.js";
@@ -110,7 +111,7 @@ describe("PaddleOcrEngine on simulated phone screens", () => {
             for (let k = 0; k < 3; k++)
               data[(y * w + x) * 3 + k] = Math.min(255, (data[(y * w + x) * 3 + k] ?? 0) + add);
           }
-        const glared = { width: w, height: h, data };
+        const glared = { width: w, height: h, channels: 3 as const, data };
         const found = (lines: TextLine[]) => matchTextLines(got.screen.texts, lines).summary.found;
         const plain = found(await off.recognize(glared));
         const normalised = found(await engine.recognize(glared));
@@ -137,7 +138,7 @@ describe("PaddleOcrEngine on simulated phone screens", () => {
         stripes.fill(Math.floor(y / 200) % 2 ? 30 : 220, i, i + 3);
       }
     for (const data of [flat, gradient, stripes])
-      expect(await engine.recognize({ width, height, data })).toEqual([]);
+      expect(await engine.recognize({ width, height, channels: 3, data })).toEqual([]);
   });
 
   it("does not throw on tiny, thin or odd-sized images", async () => {
@@ -150,13 +151,15 @@ describe("PaddleOcrEngine on simulated phone screens", () => {
     ] as const) {
       const data = Buffer.alloc(width * height * 3);
       for (let i = 0; i < data.length; i++) data[i] = (i * 7919) % 256;
-      const lines = await engine.recognize({ width, height, data });
+      const lines = await engine.recognize({ width, height, channels: 3, data });
       expect(Array.isArray(lines)).toBe(true);
     }
   });
 
   it("rejects image data shorter than width × height × 3", async () => {
-    const err = await rejection(engine.recognize({ width: 100, height: 100, data: Buffer.alloc(100) }));
+    const err = await rejection(
+      engine.recognize({ width: 100, height: 100, channels: 3, data: Buffer.alloc(100) }),
+    );
     expect(err.code).toBe("OCR_IMAGE_INVALID");
   });
 
@@ -182,7 +185,7 @@ describe("PaddleOcrEngine on simulated phone screens", () => {
     const [ra, rb] = await Promise.all([engine.recognize(a.screen.image), engine.recognize(b.screen.image)]);
     expect(ra.map((l) => l.text)).toEqual(a.lines.map((l) => l.text));
     expect(rb.map((l) => l.text)).toEqual(b.lines.map((l) => l.text));
-    expect(boxIou(ra[0]?.box ?? [0, 0, 0, 0], a.lines[0]?.box ?? [0, 0, 1, 1])).toBeCloseTo(1);
+    expect(iou(ra[0]?.box ?? [0, 0, 0, 0], a.lines[0]?.box ?? [0, 0, 1, 1])).toBeCloseTo(1);
   });
 });
 

@@ -9,7 +9,7 @@ function canvas(rects: [number, number, number, number][]): RgbImage {
   const data = Buffer.alloc(width * height * 3, 255);
   for (const [x0, y0, x1, y1] of rects)
     for (let y = y0; y < y1; y++) data.fill(30, (y * width + x0) * 3, (y * width + x1) * 3);
-  return { width, height, data };
+  return { width, height, channels: 3, data };
 }
 
 const whole = { x0: 0, y0: 0, x1: 60, y1: 50, score: 1 };

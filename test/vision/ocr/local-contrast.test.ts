@@ -24,7 +24,7 @@ function glaredCard(w: number, h: number): { image: RgbImage; label: [number, nu
       const add = 100 * Math.exp(-(((x - cx) ** 2 + (y - cy) ** 2) / (2 * r * r)));
       for (let k = 0; k < 3; k++) data[(y * w + x) * 3 + k] = Math.min(255, Math.round((base[k] ?? 0) + add));
     }
-  return { image: { width: w, height: h, data }, label };
+  return { image: { width: w, height: h, channels: 3, data }, label };
 }
 
 const at = (img: RgbImage, x: number, y: number, k = 0): number => img.data[(y * img.width + x) * 3 + k] ?? 0;
@@ -63,7 +63,7 @@ describe("normalizeLocalContrast", () => {
       data[i + 1] = v + 40;
       data[i + 2] = v + 80;
     }
-    const out = normalizeLocalContrast({ width: w, height: h, data });
+    const out = normalizeLocalContrast({ width: w, height: h, channels: 3, data });
     let worst = 0;
     for (let i = 0; i < out.data.length; i += 3) worst = Math.max(worst, Math.abs((out.data[i] ?? 0) - 128));
     expect(worst).toBeLessThanOrEqual(24);
@@ -92,7 +92,7 @@ describe("darkestChannelSpread", () => {
     const data = Buffer.alloc(60 * 20 * 3, 255);
     for (let x = 10; x < 50; x += 4) data.fill(20, (10 * 60 + x) * 3, (10 * 60 + x + 2) * 3);
     const clear = darkestChannelSpread(
-      { width: 60, height: 20, data },
+      { width: 60, height: 20, channels: 3, data },
       { x0: 0, y0: 0, x1: 60, y1: 20, score: 1 },
     );
     expect(clear).toBeGreaterThanOrEqual(WASHED_OUT_SPREAD);

@@ -136,7 +136,7 @@ describe("planBatches", () => {
 describe("writeCrop", () => {
   it("resamples to the model height, normalises to −1…1 and pads by repeating the last column", () => {
     // 20×10 image: left half black, right half white.
-    const image = { width: 20, height: 10, data: Buffer.alloc(20 * 10 * 3) };
+    const image = { width: 20, height: 10, channels: 3 as const, data: Buffer.alloc(20 * 10 * 3) };
     for (let y = 0; y < 10; y++)
       for (let x = 10; x < 20; x++) image.data.fill(255, (y * 20 + x) * 3, (y * 20 + x) * 3 + 3);
     const box = { x0: 0, y0: 0, x1: 20, y1: 10, score: 1 };
