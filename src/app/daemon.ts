@@ -18,8 +18,10 @@ import { AgentStack, POLL_FRAME_WIDTH } from "./agent-stack.js";
 import type { LoadedConfig } from "./config/load.js";
 import { createDaemonDashboard, dashboardSessionSources } from "./dashboard-sources.js";
 import { createRigStack } from "./hardware-rig-stack.js";
+import { InstanceLock } from "./instance-lock.js";
 import { type Notifier, SystemdNotifier } from "./notify.js";
 import { PhoneToolStack } from "./phone-stack.js";
+import { describeReadiness, Readiness } from "./readiness.js";
 import type { RigStack } from "./rig-stack.js";
 import { Watchdog, watchdogPingIntervalMs } from "./watchdog.js";
 
@@ -54,10 +56,17 @@ export class Daemon {
     private readonly env: NodeJS.ProcessEnv = process.env,
     /** Tells systemd READY/WATCHDOG/STOPPING; default: `systemd-notify` driven by `$NOTIFY_SOCKET`. */
     private readonly notifierOverride?: Notifier,
-  ) {}
+  ) {
+    this.readiness = new Readiness(clock);
+  }
 
   private notifier: Notifier | null = null;
   private watchdog: Watchdog | null = null;
+  private lock: InstanceLock | null = null;
+  /** What the appliance can do now (systemd, /healthz, the dashboard and doctor all show this). */
+  readonly readiness: Readiness;
+  /** READY=1 goes to systemd once, when the servers answer and the state is first ready or degraded. */
+  private readySent = false;
 
   /** The simulated rig once started (tests look at its phone and gantry). */
   get simRig(): SimRig | null {
@@ -68,6 +77,16 @@ export class Daemon {
     const { config, stateDir } = this.loaded;
     this.startedAt = this.clock.now();
     mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+    // One daemon per state directory: a second one would take the first's sockets, token and rig.
+    this.lock = new InstanceLock(join(stateDir, "run", "daemon.lock"));
+    this.lock.acquire();
+    this.readiness.onChange((now, before) => {
+      if (now.state !== before.state)
+        this.log.info(now.state === "ready" ? "ready" : `readiness: ${now.state}`, {
+          ...(now.reason ? { reason: now.reason } : {}),
+        });
+      void this.announce();
+    });
     this.log.info("starting", {
       configFile: this.loaded.path ?? "(defaults)",
       stateDir,
@@ -114,6 +133,7 @@ export class Daemon {
     this.owner = new PhoneOwner(config.arm, this.clock);
     // The 12 phone tools: camera, vision models, calibration (made once on a fresh simulated rig).
     this.phone = new PhoneToolStack({
+      readiness: this.readiness,
       config,
       stateDir,
       baseDir,
@@ -170,12 +190,20 @@ export class Daemon {
 
     this.http = new HttpService(
       {
-        "/healthz": async () =>
-          json({
-            status: "ok",
-            rig: config.rig.backend,
-            uptimeS: Math.round((this.clock.now() - this.startedAt) / 1000),
-          }),
+        // 200 only when the tools can act; the state and its reason either way.
+        "/healthz": async () => {
+          const r = this.readiness.snapshot;
+          return json(
+            {
+              status: r.state,
+              ...(r.reason ? { reason: r.reason } : {}),
+              ...(r.detail ? { detail: r.detail } : {}),
+              rig: config.rig.backend,
+              uptimeS: Math.round((this.clock.now() - this.startedAt) / 1000),
+            },
+            r.state === "ready" ? 200 : 503,
+          );
+        },
         ...(rig
           ? {
               "/sim/screen.png": async () => ({ contentType: "image/png", body: await rig.screenshot() }),
@@ -219,13 +247,31 @@ export class Daemon {
     });
     this.log.info("mcp endpoint", { url: `${this.url}${MCP_PATH}`, ...mcp.describe() });
     if (this.dashboard) this.log.info("dashboard", { url: `${this.url}/`, ...this.dashboard.describe() });
-    this.log.info("ready");
-    // READY=1 only now: the rig, the vision models and the MCP endpoint are up and answering.
-    await this.notifier?.notify({ READY: "1", STATUS: `serving ${this.url}${MCP_PATH}` });
+    // Servers answer now. Ready unless the phone tools wait for a calibration (calibrating) or cannot act
+    // without one (degraded) — those states were set by the phone stack and end on their own.
+    if (this.readiness.snapshot.state === "starting") this.readiness.set("ready");
+    else await this.announce();
+  }
+
+  /**
+   * Tell systemd where we stand: READY=1 (once) when the servers answer and the state is ready or
+   * degraded — a degraded appliance is up and says why in STATUS= — and STATUS= on every change.
+   */
+  private async announce(): Promise<void> {
+    const r = this.readiness.snapshot;
+    if (!this.url || !this.notifier) return;
+    const status = `serving ${this.url}${MCP_PATH} (${describeReadiness(r)})`;
+    if (!this.readySent && (r.state === "ready" || r.state === "degraded")) {
+      this.readySent = true;
+      await this.notifier.notify({ READY: "1", STATUS: status });
+    } else if (r.state !== "stopping") {
+      await this.notifier.notify({ STATUS: status });
+    }
   }
 
   async stop(): Promise<void> {
     this.log.info("stopping");
+    this.readiness.set("stopping");
     await this.notifier?.notify({ STOPPING: "1", STATUS: "stopping" });
     await this.bridge?.stop();
     this.bridge = null;
@@ -247,6 +293,8 @@ export class Daemon {
     this.watchdog = null;
     await this.notifier?.close();
     this.notifier = null;
+    this.lock?.release();
+    this.lock = null;
     this.log.info("stopped");
   }
 }

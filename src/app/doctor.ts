@@ -334,9 +334,22 @@ export function daemonCheck(
       if (!healthUrl) return ok("not checked (server.port is 0)");
       try {
         const res = await fetchFn(healthUrl, { signal: AbortSignal.timeout(3000) });
-        const body = (await res.json()) as { status?: string; uptimeS?: number };
-        if (res.status === 200 && body.status === "ok")
-          return ok(`running (${healthUrl}, up ${body.uptimeS ?? "?"} s)`);
+        const body = (await res.json()) as {
+          status?: string;
+          reason?: string;
+          detail?: string;
+          uptimeS?: number;
+        };
+        const up = `${healthUrl}, up ${body.uptimeS ?? "?"} s`;
+        if (res.status === 200 && body.status === "ready") return ok(`running and ready (${up})`);
+        // The daemon's own readiness: calibrating (tools wait), degraded (tools cannot act, reason says why).
+        if (body.status === "calibrating" || body.status === "starting")
+          return warn(
+            `running, ${body.status}${body.detail ? `: ${body.detail}` : ""} (${up})`,
+            "wait a minute and run doctor again",
+          );
+        if (body.status === "degraded")
+          return fail(`running but degraded: ${body.reason ?? "?"} (${up})`, "journalctl -u piclaw -e");
         return warn(`${healthUrl} answers HTTP ${res.status}`, "journalctl -u piclaw -e");
       } catch {
         return warn(

@@ -9,6 +9,7 @@ import {
 } from "../calibration/bundle.js";
 import { runCalibration } from "../calibration/run.js";
 import type { ArmMotion } from "../calibration/taps.js";
+import { CameraErrorCode } from "../camera/camera.js";
 import { type Camera, createCamera } from "../camera/index.js";
 import type { Logger } from "../log/logger.js";
 import type { MotionController } from "../rig/controller.js";
@@ -30,6 +31,7 @@ import { createVision, type VisionStack } from "../vision/create.js";
 import type { ScreenView } from "../vision/pipeline.js";
 import type { PiclawConfig } from "./config/schema.js";
 import { hardwarePhoneIo } from "./hardware-phone.js";
+import type { Readiness } from "./readiness.js";
 import type { RigStack } from "./rig-stack.js";
 
 export interface PhoneStackDeps {
@@ -52,6 +54,8 @@ export interface PhoneStackDeps {
   phoneIo?: PhoneIo;
   /** What send_to_clipboard tells the model about pasting, when `phoneIo` needs another way. */
   pasteHint?: string;
+  /** The daemon's readiness: set to calibrating / ready / degraded as the calibration goes. */
+  readiness?: Readiness;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -160,10 +164,12 @@ export class PhoneToolStack {
       log.info("phone tools ready", { tools: this.tools.length, passcodeFrom: passcode.source });
     } else if (sim) {
       log.info(`${problem}: calibrating the simulated rig once, in the background (tools wait for it)`);
+      this.deps.readiness?.set("calibrating", `${problem}: calibrating the simulated rig`);
       this.calibrating = this.calibrate(session, log);
       session.setCalibrating(this.calibrating);
     } else {
       session.setUncalibrated(`not calibrated: ${problem}; run \`piclaw calibrate\``);
+      this.deps.readiness?.set("degraded", `not calibrated: ${problem}; run \`piclaw calibrate\``);
       log.warn("phone tools up without a calibration: run `piclaw calibrate`", { problem });
     }
   }
@@ -219,9 +225,13 @@ export class PhoneToolStack {
     return null;
   }
 
-  /** The first-start calibration of the simulated rig, under the arm's lease. */
+  /**
+   * The first-start calibration of the simulated rig, under the arm's lease. A transient camera fault
+   * (a grab timing out, the camera process restarting) retries with backoff; a failed fit or validation
+   * is final until `piclaw calibrate`. Either way the readiness state says where it stands.
+   */
   private async calibrate(session: RigSession, log: Logger): Promise<void> {
-    const { config, clock, owner, stateDir } = this.deps;
+    const { config, clock, owner, stateDir, readiness } = this.deps;
     const rig = this.deps.rig.sim;
     const camera = this.camera;
     if (!camera) throw new PiclawError("TOOLS_NOT_STARTED", "the camera is not started");
@@ -233,53 +243,104 @@ export class PhoneToolStack {
       signal,
       waitLimitMs: 3_600_000,
     });
-    const started = clock.now();
+    const degrade = (message: string) => {
+      session.setUncalibrated(message);
+      readiness?.set("degraded", message);
+    };
     try {
-      const outcome = await runCalibration(
-        {
-          motion: abortableMotion(this.deps.motion, signal),
-          agent: new SimPhoneAgent(rig.phone),
-          clock,
-          sleep,
-          random: seededRandom(started % 2 ** 31),
-          glassMm: rig.phone.geometry.glassMm,
-          report: (line) => log.info(`calibration: ${line}`),
-          grabFrame: async () => (await camera.grab()).jpeg,
-          rigProfile: rig.profile.name,
-          phoneModel: rig.phone.geometry.name,
-        },
-        config.calibration,
-      );
-      const seconds = ((clock.now() - started) / 1000).toFixed(1);
-      if (outcome.passed) {
-        const path = writeBundle(stateDir, outcome.bundle);
-        session.setCalibration(outcome.bundle);
-        log.info("calibration written; phone tools ready", {
-          path,
-          seconds,
-          worstTapMm: outcome.bundle.validation.maxErrorMm,
-        });
-      } else {
-        const path = writeFailedBundle(stateDir, outcome.bundle);
-        session.setUncalibrated(
-          `not calibrated: the start-up calibration failed (${outcome.failures.join("; ")}); run \`piclaw calibrate\``,
-        );
-        log.error("start-up calibration failed; phone tools answer 'not calibrated'", {
-          failures: outcome.failures,
-          path,
-        });
+      for (let attempt = 1; ; attempt++) {
+        const started = clock.now();
+        try {
+          const outcome = await runCalibration(
+            {
+              motion: abortableMotion(this.deps.motion, signal),
+              agent: new SimPhoneAgent(rig.phone),
+              clock,
+              sleep,
+              random: seededRandom(started % 2 ** 31),
+              glassMm: rig.phone.geometry.glassMm,
+              report: (line) => {
+                log.info(`calibration: ${line}`);
+                readiness?.progress(line);
+              },
+              grabFrame: async () => (await camera.grab()).jpeg,
+              rigProfile: rig.profile.name,
+              phoneModel: rig.phone.geometry.name,
+            },
+            config.calibration,
+          );
+          const seconds = ((clock.now() - started) / 1000).toFixed(1);
+          if (outcome.passed) {
+            const path = writeBundle(stateDir, outcome.bundle);
+            session.setCalibration(outcome.bundle);
+            readiness?.set("ready");
+            log.info("calibration written; phone tools ready", {
+              path,
+              seconds,
+              attempt,
+              worstTapMm: outcome.bundle.validation.maxErrorMm,
+            });
+          } else {
+            const path = writeFailedBundle(stateDir, outcome.bundle);
+            degrade(
+              `not calibrated: the start-up calibration failed (${outcome.failures.join("; ")}); run \`piclaw calibrate\``,
+            );
+            log.error("start-up calibration failed; phone tools answer 'not calibrated'", {
+              failures: outcome.failures,
+              path,
+            });
+          }
+          return;
+        } catch (err) {
+          if (signal.aborted) {
+            log.info("start-up calibration stopped");
+            degrade("not calibrated: the start-up calibration was stopped");
+            return;
+          }
+          const code = err instanceof PiclawError ? err.code : "";
+          if (!TRANSIENT_CALIBRATION_FAULTS.has(code) || attempt >= CALIBRATION_ATTEMPTS) {
+            log.error("start-up calibration failed", { err, attempt });
+            degrade(
+              `not calibrated: the start-up calibration did not finish (${errorMessage(err)}); run \`piclaw calibrate\``,
+            );
+            return;
+          }
+          const waitMs = CALIBRATION_BACKOFF_MS * 2 ** (attempt - 1);
+          log.warn("start-up calibration: transient fault, retrying", { err, attempt, waitMs });
+          readiness?.progress(
+            `attempt ${attempt}/${CALIBRATION_ATTEMPTS} failed (${code}); retrying in ${Math.round(waitMs / 1000)} s`,
+          );
+          await abortableSleep(waitMs, signal);
+          session.markRested();
+        }
       }
-    } catch (err) {
-      if (signal.aborted) log.info("start-up calibration stopped");
-      else log.error("start-up calibration failed", { err });
-      session.setUncalibrated(
-        "not calibrated: the start-up calibration did not finish; run `piclaw calibrate`",
-      );
     } finally {
       session.markRested();
       lease.release();
     }
   }
+}
+
+/** Faults a start-up calibration waits out and retries: the camera came up late or restarted. */
+const TRANSIENT_CALIBRATION_FAULTS: ReadonlySet<string> = new Set([
+  CameraErrorCode.timeout,
+  CameraErrorCode.captureFailed,
+  CameraErrorCode.spawnFailed,
+]);
+/** Attempts of the start-up calibration, and the first wait between them (doubling: 2, 4, 8, 16 s). */
+const CALIBRATION_ATTEMPTS = 5;
+const CALIBRATION_BACKOFF_MS = 2_000;
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
 }
 
 /** The motion controller for calibration, refusing new moves once `signal` fires (parking still works). */

@@ -86,6 +86,11 @@ const simCameraSchema = z
     glare: glareSchema.prefault({}),
     parkXMm: num(-500, 1500).default(200).describe("Bed x where the stylus carriage parks."),
     parkYMm: num(-500, 1500).default(195).describe("Bed y where the stylus carriage parks."),
+    startDelaySeconds: num(0, 120)
+      .default(0)
+      .describe(
+        "Seconds after the simulated rig starts before its camera delivers a frame (a cold camera module takes several); earlier captures wait until then.",
+      ),
   })
   .describe("The simulated overhead camera.");
 

@@ -52,6 +52,7 @@ export class SimRig {
   async start(): Promise<void> {
     const { config, deps } = this;
     const startMs = deps.clock.now();
+    this.startedAtMs = startMs;
     const phone = new SimPhone({
       clock: deps.clock,
       fonts: deps.fonts ?? new FontBook(),
@@ -117,6 +118,9 @@ export class SimRig {
     return this.phoneInstance;
   }
 
+  /** Clock time of start(): the camera's start delay counts from here. */
+  private startedAtMs = 0;
+
   get camera(): SimCamera {
     if (!this.cameraInstance) throw new Error("SimRig not started");
     return this.cameraInstance;
@@ -137,7 +141,10 @@ export class SimRig {
     return this.gantryInstance;
   }
 
-  captureFrame(settings: CaptureSettings): Promise<Buffer> {
+  /** One camera frame; before `camera.startDelaySeconds` have passed since start, it waits until then. */
+  async captureFrame(settings: CaptureSettings): Promise<Buffer> {
+    const waitMs = this.startedAtMs + this.config.camera.startDelaySeconds * 1000 - this.deps.clock.now();
+    if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
     return this.camera.capture(settings);
   }
 

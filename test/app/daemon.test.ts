@@ -45,8 +45,11 @@ describe("piclaw start (the daemon, as npm start runs it)", () => {
     const url = String(serving.url);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 
-    const health = (await (await fetch(`${url}/healthz`)).json()) as { status: string };
-    expect(health.status).toBe("ok");
+    // A fresh state dir: the simulated rig calibrates in the background, and /healthz says so (503 until ready).
+    const res = await fetch(`${url}/healthz`);
+    const health = (await res.json()) as { status: string };
+    expect(["calibrating", "ready"]).toContain(health.status);
+    expect(res.status).toBe(health.status === "ready" ? 200 : 503);
     const frame = Buffer.from(await (await fetch(`${url}/sim/frame.jpg?width=640&height=360`)).arrayBuffer());
     expect(await sharp(frame).metadata()).toMatchObject({ format: "jpeg", width: 640, height: 360 });
     const bad = await fetch(`${url}/sim/frame.jpg?width=abc`);

@@ -9,6 +9,7 @@ import {
   calibrationCheck,
   cameraCheck,
   clockCheck,
+  daemonCheck,
   diskSpaceCheck,
   motionCheck,
   providerCheck,
@@ -225,5 +226,32 @@ describe("doctor checks", () => {
     );
     expect(bad.exitCode).toBe(1);
     expect(bad.results[0]).toMatchObject({ status: "fail", detail: "it broke [BOOM]" });
+  });
+});
+
+describe("doctor: the daemon's readiness", () => {
+  const answer = (status: number, body: unknown) => async () => ({ status, json: async () => body });
+  const url = "http://127.0.0.1:8048/healthz";
+  it("ready is OK; calibrating WARNs with its progress; degraded FAILs with its reason; down WARNs", async () => {
+    expect(await daemonCheck(url, answer(200, { status: "ready", uptimeS: 5 })).run()).toMatchObject({
+      status: "ok",
+      detail: `running and ready (${url}, up 5 s)`,
+    });
+    expect(
+      await daemonCheck(
+        url,
+        answer(503, { status: "calibrating", detail: "arm grid 3/5", uptimeS: 9 }),
+      ).run(),
+    ).toMatchObject({ status: "warn", detail: `running, calibrating: arm grid 3/5 (${url}, up 9 s)` });
+    const degraded = await daemonCheck(
+      url,
+      answer(503, { status: "degraded", reason: "not calibrated: no calibration bundle", uptimeS: 1 }),
+    ).run();
+    expect(degraded).toMatchObject({ status: "fail" });
+    expect(degraded.detail).toContain("degraded: not calibrated: no calibration bundle");
+    const down = await daemonCheck(url, async () => {
+      throw new Error("ECONNREFUSED");
+    }).run();
+    expect(down.status).toBe("warn");
   });
 });
