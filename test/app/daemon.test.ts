@@ -17,6 +17,15 @@ function childPids(pid: number): number[] {
   return out.split("\n").filter(Boolean).map(Number);
 }
 
+function processGroup(pid: number): number {
+  return Number(spawnSync("ps", ["-o", "pgid=", "-p", String(pid)], { encoding: "utf8" }).stdout.trim());
+}
+
+function groupMembers(pgid: number): number[] {
+  const out = spawnSync("pgrep", ["-g", String(pgid)], { encoding: "utf8" }).stdout;
+  return out.split("\n").filter(Boolean).map(Number);
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -71,6 +80,46 @@ describe("piclaw start (the daemon, as npm start runs it)", () => {
     expect(existsSync(socket)).toBe(false);
     expect(proc.stdout() + proc.stderr()).not.toContain("975310");
   });
+
+  it("Ctrl-C on the terminal (SIGINT to the whole process group) lifts and parks over a cable that stays up", async () => {
+    const { configPath } = tempConfig((d) => `stateDir: ${d}\nserver: { port: 0 }\n`);
+    const proc = spawnProjectBin(
+      "bin/piclaw.js",
+      ["start", "--config", configPath],
+      { PICLAW_CONFIG: "" },
+      {
+        group: true,
+      },
+    );
+    await waitFor(() => parseLines(proc.stdout()).find((l) => l.msg === "motion ready"), "motion ready");
+    await waitFor(() => parseLines(proc.stdout()).find((l) => l.msg === "serving"), "serving");
+    const children = childPids(proc.child.pid ?? -1);
+    // What a terminal does on Ctrl-C: SIGINT to every process of the foreground group.
+    process.kill(-(proc.child.pid ?? 0), "SIGINT");
+    const { code } = await proc.exit;
+    expect(code).toBe(0);
+    const msgs = parseLines(proc.stdout()).map((l) => l.msg);
+    expect(msgs).toContain("stopped");
+    expect(msgs.join("\n")).not.toMatch(/port vanished|could not park on shutdown/);
+    for (const pid of children) expect(isAlive(pid), `child ${pid} left running`).toBe(false);
+  }, 120_000);
+
+  it("kill -9 of the daemon takes the serial-cable relay (its own process group) down with it", async () => {
+    const { configPath } = tempConfig((d) => `stateDir: ${d}\nserver: { port: 0 }\n`);
+    const proc = spawnProjectBin("bin/piclaw.js", ["start", "--config", configPath], { PICLAW_CONFIG: "" });
+    await waitFor(() => parseLines(proc.stdout()).find((l) => l.msg === "motion ready"), "motion ready");
+    // Every process in the relay's group (the shell and socat, or the python3 relay).
+    const groups = childPids(proc.child.pid ?? -1).map((pid) => ({ pid, pgid: processGroup(pid) }));
+    const relayGroups = groups.filter((g) => g.pgid === g.pid).map((g) => g.pgid);
+    expect(relayGroups.length).toBeGreaterThan(0);
+    proc.child.kill("SIGKILL");
+    await proc.exit;
+    await waitFor(
+      () => (relayGroups.every((g) => groupMembers(g).length === 0) ? true : undefined),
+      "the relay's group to exit",
+      10_000,
+    );
+  }, 120_000);
 
   it("fails at start on an invalid config, naming the key path", async () => {
     const { configPath } = tempConfig("server:\n  port: 99999\n");

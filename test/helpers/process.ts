@@ -20,10 +20,21 @@ export interface Spawned {
 }
 
 /** Spawn one of the project's executables (path relative to the project root) with node. */
-export function spawnProjectBin(relPath: string, args: string[], env: NodeJS.ProcessEnv = {}): Spawned {
+/**
+ * Run one of the project's scripts with Node. `group`: start it as the leader of a process group of its
+ * own, as a shell does for a foreground job, so a test can signal the whole group like a terminal's
+ * Ctrl-C (`process.kill(-pid, "SIGINT")`).
+ */
+export function spawnProjectBin(
+  relPath: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  options: { group?: boolean } = {},
+): Spawned {
   const child = spawn(process.execPath, [join(projectRoot(), relPath), ...args], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
+    detached: options.group ?? false,
   });
   let out = "";
   let err = "";

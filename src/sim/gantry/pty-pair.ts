@@ -65,20 +65,40 @@ export interface PtyPairOptions {
   linkB?: string;
 }
 
-/** Open a pty pair. */
+/**
+ * socat under a tiny shell that ends it when its stdin closes — when this process exits, however it
+ * dies (kill -9 included) — as the python3 relay does by itself.
+ */
+const SOCAT_UNTIL_STDIN_CLOSES = 'socat "$@" </dev/null & s=$!; cat >/dev/null; kill $s 2>/dev/null; wait $s';
+
+/**
+ * Open a pty pair. The relay runs in its own process group (`detached`): a Ctrl-C on the terminal
+ * signals the whole foreground group, and the cable must stay up until shutdown has lifted and parked
+ * the stylus. It still never outlives this process: it exits when its stdin (our pipe) closes.
+ */
 export async function openPtyPair(options: PtyPairOptions = {}): Promise<PtyPair> {
   const via = options.prefer ?? (hasSocat() ? "socat" : "python3");
   const end = (link: string | undefined) => `pty,raw,echo=0${link ? `,link=${link}` : ""}`;
   const child =
     via === "socat"
-      ? spawn("socat", ["-d", "-d", end(options.linkA), end(options.linkB)], {
-          stdio: ["pipe", "ignore", "pipe"],
-        })
+      ? spawn(
+          "sh",
+          ["-c", SOCAT_UNTIL_STDIN_CLOSES, "sh", "-d", "-d", end(options.linkA), end(options.linkB)],
+          { stdio: ["pipe", "ignore", "pipe"], detached: true },
+        )
       : spawn("python3", ["-c", PYTHON_RELAY, options.linkA ?? "", options.linkB ?? ""], {
           stdio: ["pipe", "pipe", "pipe"],
+          detached: true,
         });
   // Never outlive this process: a relay left behind would hold the ptys open.
-  const killOnExit = () => child.kill("SIGKILL");
+  const killGroup = (signal: NodeJS.Signals) => {
+    try {
+      if (child.pid) process.kill(-child.pid, signal); // the shell and socat alike
+    } catch {
+      // already gone
+    }
+  };
+  const killOnExit = () => killGroup("SIGKILL");
   process.once("exit", killOnExit);
   const paths = await new Promise<string[]>((resolve, reject) => {
     const found: string[] = [];
@@ -110,7 +130,7 @@ export async function openPtyPair(options: PtyPairOptions = {}): Promise<PtyPair
     });
   }).catch((err: unknown) => {
     process.off("exit", killOnExit);
-    child.kill("SIGKILL");
+    killGroup("SIGKILL");
     throw err;
   });
   const [a, b] = paths as [string, string];
@@ -130,7 +150,7 @@ export async function openPtyPair(options: PtyPairOptions = {}): Promise<PtyPair
     async close(): Promise<void> {
       process.off("exit", killOnExit);
       child.stdin?.end();
-      child.kill("SIGTERM");
+      killGroup("SIGTERM");
       await exited;
     },
   };
