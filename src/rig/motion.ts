@@ -1,8 +1,9 @@
 /**
  * The motion layer's contract. Every back-end (a GRBL/FluidNC board over serial, direct GPIO with
  * pigpio DMA waves, and — through those same protocols — the simulated gantry) executes the same
- * small programs. Coordinates are bed millimetres (see `src/sim/pose.ts`: x right, y away from the
- * user), measured from the machine origin that homing (or the parked-origin procedure) establishes.
+ * small programs. Coordinates are bed millimetres: x to the right, y away from the user (seen from
+ * above, the user at the front edge), measured from the machine origin that homing (or the
+ * parked-origin procedure) establishes. The simulated world places the phone in the same frame.
  * Back-ends never validate targets against soft limits themselves: the MotionController does that
  * before anything is sent, so an invalid target moves nothing on any back-end.
  */
