@@ -169,7 +169,7 @@ export class BridgeApi {
         "wrong or expired code: run `piclaw bridge pair` on the appliance for a new one",
       );
     }
-    const { info, credential } = this.deps.devices.add();
+    const { info, credential } = await this.deps.devices.add();
     this.deps.log.addSecret(credential);
     this.deps.log.addSecret(body.code);
     this.deps.log.info("bridge paired a phone", { device: info.id, client, deliver: body.deliver });
