@@ -82,11 +82,21 @@ const FIELD_LINE = /^-\s+([^:]+?)\s*:\s?(.*)$/;
 const CONTINUATION = /^ {2,}\S/;
 
 /**
- * The text form of a value: each line trimmed, blank lines dropped (a blank line would end the
- * field in the file). Descriptions additionally collapse to one line.
+ * Line breaks other than LF that a value can carry in from outside (an SMS, a web page, a Windows
+ * paste): a lone CR, U+2028/U+2029, NEL, VT, FF. JavaScript's `.` and `$` treat CR, U+2028 and
+ * U+2029 as line ends, so one of them inside a `- Field: value` line made the whole job malformed
+ * and skipped (issue 19). CRLF is a line break like LF and handled by `normalizeValue`'s split.
+ */
+const STRAY_BREAKS = /\r(?!\n)|[\u2028\u2029\u0085\v\f]/g;
+
+/**
+ * The text form of a value: CRLF read as LF, the other line separators (STRAY_BREAKS) become
+ * spaces, each line trimmed, blank lines dropped (a blank line would end the field in the file).
+ * Descriptions additionally collapse to one line. Every text written into jobs.md passes here.
  */
 export function normalizeValue(text: string): string {
   return text
+    .replace(STRAY_BREAKS, " ")
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line.length > 0)

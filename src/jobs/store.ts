@@ -259,7 +259,10 @@ export class JobStore implements AgentJobs {
           for (const section of doc.sections)
             if (section.kind === "job") section.job.nextFireTime = this.nextFireText(section.job, now);
           const after = formatJobsFile(doc);
-          if (after !== before) writeFileAtomic(this.file, after);
+          if (after !== before) {
+            assertJobsSurvive(doc, after, this.file);
+            writeFileAtomic(this.file, after);
+          }
           return result;
         },
       );
@@ -276,6 +279,24 @@ export class JobStore implements AgentJobs {
   private withNextFire(job: JobRecord, now: number): JobRecord {
     return { ...job, nextFireTime: this.nextFireText(job, now) };
   }
+}
+
+/**
+ * Re-parse what is about to be written: every job of `doc` must come back as a job. Text that
+ * slipped past normalisation must never turn a working job into a skipped "malformed" section (a
+ * result text once took a periodic job off the schedule), so the write is refused instead, loudly.
+ */
+export function assertJobsSurvive(doc: JobsDocument, text: string, file: string): void {
+  const reparsed = parseJobsFile(text);
+  const kept = new Set(reparsed.jobs.map((j) => j.id));
+  const lost = doc.sections.flatMap((s) => (s.kind === "job" && !kept.has(s.job.id) ? [s.job.id] : []));
+  if (lost.length === 0) return;
+  const reasons = reparsed.problems.filter((p) => p.id !== null && lost.includes(p.id));
+  throw new PiclawError(
+    "JOB_INVALID",
+    `refusing to write ${file}: job ${lost.map((id) => `"${id}"`).join(", ")} would not read back (${reasons.map((p) => p.reason).join("; ") || "unknown reason"}); nothing was changed`,
+    { ids: lost },
+  );
 }
 
 function scheduleState(job: JobRecord): ScheduleState {
