@@ -1,5 +1,5 @@
 import type { JobType, JobView } from "../agent/ports.js";
-import { cronProblem, parseInstant } from "./schedule.js";
+import { cronProblem, isStampText } from "./schedule.js";
 
 /**
  * jobs.md as data. The file is free text (a header for humans) followed by one `## <id>` section
@@ -58,17 +58,21 @@ export interface ParsedJobs {
 
 type FieldKey = Exclude<keyof JobRecord, "id" | "description" | "fireRequestedAt">;
 
-/** Field labels in the order they are written. */
+/**
+ * Field labels in the order they are written: the reference format's order (PhysiClaw's
+ * `create_job` in engine/jobs.py), so a jobs.md brought from it is written back unchanged.
+ * Reading accepts any order.
+ */
 const FIELDS: readonly [label: string, key: FieldKey][] = [
   ["Type", "type"],
+  ["Status", "status"],
   ["Schedule", "schedule"],
+  ["Context", "context"],
   ["Create time", "createTime"],
   ["Next fire time", "nextFireTime"],
   ["Last fire time", "lastFireTime"],
   ["Execution time", "executionTime"],
   ["Execution result", "executionResult"],
-  ["Status", "status"],
-  ["Context", "context"],
 ];
 const REQUIRED: readonly FieldKey[] = ["type", "schedule", "status", "context"];
 const TIME_KEYS: readonly FieldKey[] = ["createTime", "nextFireTime", "lastFireTime", "executionTime"];
@@ -249,10 +253,10 @@ function buildJob(
       times.set(key, null);
       if (fireRequestedAt !== null && key === "nextFireTime")
         problem(at(key), `"(fire requested)" needs the time it was requested`);
-    } else if (parseInstant(value) === null) {
+    } else if (!isStampText(value)) {
       problem(
         at(key),
-        `bad ${LABEL_OF.get(key)} "${value}" (ISO 8601 with offset, e.g. 2026-01-05T08:00:00+01:00)`,
+        `bad ${LABEL_OF.get(key)} "${value}" (ISO 8601 local time in the configured zone, e.g. 2026-01-05T08:00, or with an offset, e.g. 2026-01-05T08:00+01:00)`,
       );
     } else times.set(key, value);
   }
@@ -293,7 +297,9 @@ letters, digits and "-". Under the heading: a one-line description, then the fie
 - Status: \`pend\` (waiting), \`fired\` (one-time, running), \`done\`, \`cancelled\`, \`missed\`
 - Context: the brief the agent gets when the job fires (may continue on lines indented two spaces)
 - Create time, Next fire time, Last fire time, Execution time, Execution result: kept by PiClaw.
-  Next fire time is always recomputed; editing it has no effect.
+  Times are local times in the configured time zone (\`2026-01-05T08:00\`; one in the hour that
+  repeats when DST ends carries its offset). Next fire time is always recomputed; editing it has
+  no effect.
 
 A job fires when its schedule matches the current minute and its Status is \`pend\` (a job added during
 a matching minute first fires at the next match). Runs missed while the appliance was off or busy:
@@ -308,6 +314,6 @@ Example (without the indentation):
     Read the morning news headlines
 
     - Type: periodic
-    - Schedule: \`0 8 * * *\`
     - Status: pend
+    - Schedule: \`0 8 * * *\`
     - Context: Open the news app and summarise the top three headlines in the daily log.`;

@@ -18,7 +18,7 @@ import {
   parseJobsFile,
 } from "./format.js";
 import { withFileLock } from "./lock.js";
-import { cronProblem, JobClock, parseInstant, type ScheduleState } from "./schedule.js";
+import { cronProblem, JobClock, type ScheduleState, type StampStyle } from "./schedule.js";
 
 export interface JobStoreOptions {
   /** Absolute path of jobs.md (`jobsFilePath(config.jobs, stateDir)`). */
@@ -30,6 +30,8 @@ export interface JobStoreOptions {
   catchUpWindowMinutes: number;
   lockStaleMs: number;
   lockTimeoutMs: number;
+  /** How time fields are written (default `local`, the reference format; see StampStyle). */
+  stampStyle?: StampStyle;
 }
 
 /** A job handed to the runtime by `fireDue`: the session's trigger. */
@@ -62,7 +64,7 @@ export class JobStore implements AgentJobs {
   constructor(private readonly options: JobStoreOptions) {
     this.file = options.file;
     this.lockPath = `${options.file}.lock`;
-    this.timing = new JobClock(options.timeZone, options.catchUpWindowMinutes);
+    this.timing = new JobClock(options.timeZone, options.catchUpWindowMinutes, options.stampStyle);
   }
 
   /** The store for `config.jobs` (file under `stateDir`, zone resolved, lock settings). */
@@ -78,6 +80,7 @@ export class JobStore implements AgentJobs {
       catchUpWindowMinutes: config.catchUpWindowMinutes,
       lockStaleMs: config.lockStaleMs,
       lockTimeoutMs: config.lockTimeoutMs,
+      stampStyle: config.timeStamps,
     });
   }
 
@@ -125,7 +128,7 @@ export class JobStore implements AgentJobs {
   /** A one-time job that was `fired` closes as `done`; anything else only records the result. */
   async finish(id: string, result: string): Promise<JobView> {
     return this.update(id, (job, now) => {
-      job.executionTime = this.timing.formatInstant(now);
+      job.executionTime = this.timing.formatStamp(now);
       job.executionResult = normalizeValue(result) || "(empty result)";
       if (job.type === "one-time" && job.status === "fired") job.status = "done";
     });
@@ -141,7 +144,7 @@ export class JobStore implements AgentJobs {
   /** Fire `id` at the runtime's next check whatever its schedule or status (`piclaw jobs fire`). */
   async requestFire(id: string): Promise<JobView> {
     return this.update(id, (job, now) => {
-      job.fireRequestedAt = this.timing.formatInstant(now);
+      job.fireRequestedAt = this.timing.formatStamp(now);
     });
   }
 
@@ -178,7 +181,7 @@ export class JobStore implements AgentJobs {
 
   /** When `job` can next need the scheduler (see JobClock.dueAt); for the runtime's cheap check. */
   dueAt(job: JobRecord): number {
-    return this.timing.dueAt(scheduleState(job));
+    return this.timing.dueAt(scheduleState(job, this.timing));
   }
 
   /**
@@ -192,19 +195,19 @@ export class JobStore implements AgentJobs {
       for (const section of doc.sections) {
         if (section.kind !== "job") continue;
         const job = section.job;
-        if (job.createTime === null) job.createTime = this.timing.formatInstant(now);
-        const decision = this.timing.decide(scheduleState(job), now);
+        if (job.createTime === null) job.createTime = this.timing.formatStamp(now);
+        const decision = this.timing.decide(scheduleState(job, this.timing), now);
         if (decision.kind === "fire") {
           const scheduledFor = this.timing.formatInstant(decision.scheduledFor);
-          job.lastFireTime = this.timing.formatInstant(now);
+          job.lastFireTime = this.timing.formatStamp(now);
           job.fireRequestedAt = null;
           if (job.type === "one-time" && job.status === "pend") job.status = "fired";
           due.push({ record: job, scheduledFor });
           this.options.log.info("job fired", { id: job.id, scheduledFor, late: decision.late });
         } else if (decision.kind === "skip") {
-          const missed = this.timing.formatInstant(decision.missedRun);
+          const missed = this.timing.formatStamp(decision.missedRun);
           const minutes = Math.round((now - decision.missedRun) / 60_000);
-          job.executionTime = this.timing.formatInstant(now);
+          job.executionTime = this.timing.formatStamp(now);
           job.executionResult = `skipped: the run due ${missed} was missed (appliance off or busy) and is ${minutes} min old, past the ${this.options.catchUpWindowMinutes} min catch-up window`;
           if (job.type === "one-time") job.status = "missed";
           this.options.log.warn("job run skipped", { id: job.id, missed, minutesLate: minutes });
@@ -219,7 +222,7 @@ export class JobStore implements AgentJobs {
     return {
       ...job,
       status: "pend",
-      createTime: this.timing.formatInstant(now),
+      createTime: this.timing.formatStamp(now),
       nextFireTime: null,
       lastFireTime: null,
       executionTime: null,
@@ -272,8 +275,8 @@ export class JobStore implements AgentJobs {
   }
 
   private nextFireText(job: JobRecord, now: number): string | null {
-    const next = this.timing.nextFire(scheduleState(job), now);
-    return next === null ? null : this.timing.formatInstant(next);
+    const next = this.timing.nextFire(scheduleState(job, this.timing), now);
+    return next === null ? null : this.timing.formatStamp(next);
   }
 
   private withNextFire(job: JobRecord, now: number): JobRecord {
@@ -299,8 +302,8 @@ export function assertJobsSurvive(doc: JobsDocument, text: string, file: string)
   );
 }
 
-function scheduleState(job: JobRecord): ScheduleState {
-  const ms = (text: string | null) => (text === null ? null : parseInstant(text));
+function scheduleState(job: JobRecord, timing: JobClock): ScheduleState {
+  const ms = (text: string | null) => (text === null ? null : timing.parseStamp(text));
   return {
     schedule: job.schedule,
     status: job.status,

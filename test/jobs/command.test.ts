@@ -35,12 +35,12 @@ describe("piclaw jobs", () => {
       schedule: "0 8 * * 1-5",
       description: "Morning check",
     });
-    expect(added).toEqual({ code: 0, out: "added morning: next fire 2026-01-05T08:00:00+01:00\n" });
+    expect(added).toEqual({ code: 0, out: "added morning: next fire 2026-01-05T08:00\n" });
     expect(readFileSync(file, "utf8")).toContain("- Context: Morning check");
     const listed = await run("list");
     expect(listed.out).toMatch(/^ID\s+TYPE\s+STATUS\s+SCHEDULE\s+NEXT FIRE\s+DESCRIPTION\n/);
     expect(listed.out).toMatch(
-      /morning\s+periodic\s+pend\s+0 8 \* \* 1-5\s+2026-01-05T08:00:00\+01:00\s+Morning check/,
+      /morning\s+periodic\s+pend\s+0 8 \* \* 1-5\s+2026-01-05T08:00\s+Morning check/,
     );
     expect((await run("fire", "morning")).code).toBe(0);
     expect(readFileSync(file, "utf8")).toContain("(fire requested)");
