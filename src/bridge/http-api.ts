@@ -6,6 +6,7 @@ import { RateLimiter } from "../mcp/rate-limit.js";
 import type { RawHandler } from "../service/http.js";
 import type { Clock } from "../util/clock.js";
 import { PiclawError } from "../util/errors.js";
+import { checkImageSize } from "../util/image-header.js";
 import type { BridgeConfig } from "./config.js";
 import type { DeviceInfo, DeviceStore, PairCodeStore } from "./credentials.js";
 import type { BridgePage } from "./page.js";
@@ -52,6 +53,8 @@ const STATUS: Record<string, number> = {
   BRIDGE_METHOD_NOT_ALLOWED: 405,
   BODY_TOO_LARGE: 413,
   BRIDGE_UNSUPPORTED_MEDIA_TYPE: 415,
+  BRIDGE_IMAGE_UNREADABLE: 400,
+  BRIDGE_IMAGE_TOO_LARGE: 413,
   BRIDGE_RATE_LIMITED: 429,
 };
 
@@ -248,8 +251,10 @@ export class BridgeApi {
       throw new PiclawError("BRIDGE_UNSUPPORTED_MEDIA_TYPE", "body: not a PNG or JPEG image", {
         field: "body",
       });
+    // Refuse a decompression bomb here, before it is stored for the screenshot tool to decode.
+    const { width, height } = checkImageSize(bytes, "BRIDGE");
     const shot = this.deps.state.addScreenshot(bytes, type);
-    this.deps.log.info("bridge screenshot received", { type, bytes: bytes.length });
+    this.deps.log.info("bridge screenshot received", { type, bytes: bytes.length, width, height });
     sendJson(res, 200, { ok: true, type, bytes: bytes.length, receivedAtMs: shot.receivedAtMs });
   }
 
