@@ -11,6 +11,8 @@ import { cronProblem, isStampText } from "./schedule.js";
  */
 
 export const JOB_ID = /^[a-z0-9][a-z0-9-]*$/;
+/** Longest id a job may be given or looked up by (a CLI once took 20,000-character ids). */
+export const MAX_JOB_ID_CHARS = 64;
 export const JOB_TYPES: readonly JobType[] = ["periodic", "one-time"];
 /**
  * `pend` waits for its schedule; `fired` is a one-time job handed to a session (closes on finish);

@@ -13,6 +13,7 @@ import {
   type JobProblem,
   type JobRecord,
   type JobsDocument,
+  MAX_JOB_ID_CHARS,
   normalizeValue,
   type ParsedJobs,
   parseJobsFile,
@@ -232,6 +233,14 @@ export class JobStore implements AgentJobs {
   }
 
   private async update(id: string, change: (job: JobRecord, now: number) => void): Promise<JobView> {
+    if (id.length > MAX_JOB_ID_CHARS)
+      throw new PiclawError(
+        "JOB_INVALID",
+        `job id: at most ${MAX_JOB_ID_CHARS} characters (got ${id.length})`,
+        {
+          field: "id",
+        },
+      );
     return this.mutate((doc, now) => {
       for (const section of doc.sections) {
         if (section.kind === "job" && section.job.id === id) {
@@ -324,6 +333,8 @@ export function validateNewJob(job: NewJob): NewJob {
   const invalid = (field: string, reason: string) =>
     new PiclawError("JOB_INVALID", `job ${field}: ${reason}`, { field });
   const id = job.id.trim();
+  if (id.length > MAX_JOB_ID_CHARS)
+    throw invalid("id", `must be at most ${MAX_JOB_ID_CHARS} characters (got ${id.length})`);
   if (!JOB_ID.test(id)) throw invalid("id", `"${id}" must be lowercase letters, digits and "-"`);
   const description = normalizeValue(job.description).replace(/\n/g, " ");
   if (!description) throw invalid("description", "must not be empty");

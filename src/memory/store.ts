@@ -30,6 +30,11 @@ export interface MemoryStoreOptions {
   timeZone?: string | undefined;
   /** Folder holding the `memory.md` / `USER.md` templates. Default: `memory/` in the project. */
   templatesDir?: string;
+  /**
+   * Scrubs secrets (the daemon passes its logger's `redact`) out of daily-log text before it is
+   * written: the agent may copy a passcode or token it saw into a note (issue 19). Default: none.
+   */
+  redact?: (text: string) => string;
 }
 
 /** The longest single fact save_memory accepts: a fact, not a document. */
@@ -112,7 +117,8 @@ export class MemoryStore implements AgentMemory {
   }
 
   async appendDailyLog(text: string): Promise<void> {
-    const line = text.trim().replace(/\s*\n\s*/g, " ");
+    const redact = this.options.redact ?? ((t: string) => t);
+    const line = redact(text.trim().replace(/\s*\n\s*/g, " "));
     if (!line) throw new PiclawError("MEMORY_INVALID", "a daily log entry needs text", { field: "text" });
     await this.serialised(async () => {
       const { date, time } = this.today();

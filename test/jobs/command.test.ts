@@ -53,6 +53,25 @@ describe("piclaw jobs", () => {
     expect((await rejection(run("frobnicate"))).code).toBe("USAGE");
   });
 
+  it("refuses ids over 64 characters without echoing them (issue 19)", async () => {
+    const { run, file } = cli();
+    const long = "a".repeat(20_000);
+    for (const attempt of [
+      run("add", undefined, { id: long, schedule: "0 8 * * *", description: "x" }),
+      run("fire", long),
+      run("cancel", long),
+    ]) {
+      const err = await rejection(attempt);
+      expect(err.code).toBe("JOB_INVALID");
+      expect(err.message).toContain("at most 64 characters (got 20000)");
+      expect(err.message.length).toBeLessThan(200);
+    }
+    expect(
+      (await run("add", undefined, { id: "a".repeat(64), schedule: "0 8 * * *", description: "x" })).code,
+    ).toBe(0);
+    expect(readFileSync(file, "utf8")).toContain(`## ${"a".repeat(64)}\n`);
+  });
+
   it("validate prints FILE:LINE: reason and exits 1 on problems, 0 when clean", async () => {
     const { run, file, stateDir } = cli();
     await run("add", undefined, { id: "ok", schedule: "*/5 * * * *", description: "fine" });
