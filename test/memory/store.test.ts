@@ -154,4 +154,30 @@ describe("memory config", () => {
     expect(text).not.toContain("483920");
     expect(text).toContain("- 09:00 Unlocked the phone with [redacted] then opened Mail");
   });
+
+  it("two stores on one state dir (two writers) lose no fact or log line", async () => {
+    const a = store();
+    const b = new MemoryStore({
+      stateDir: a.stateDir,
+      clock: a.clock,
+      softCapBytes: 1 << 20,
+      timeZone: "UTC",
+    });
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => [
+        a.memory.saveMemory(`fact a${i}`),
+        b.saveMemory(`fact b${i}`),
+        a.memory.appendDailyLog(`line a${i}`),
+        b.appendDailyLog(`line b${i}`),
+      ]).flat(),
+    );
+    const facts = await a.memory.readMemory();
+    const log = await a.memory.readDailyLog();
+    for (let i = 0; i < 20; i++)
+      for (const w of ["a", "b"]) {
+        expect(facts).toContain(`fact ${w}${i}\n`);
+        expect(log).toContain(` line ${w}${i}\n`);
+      }
+    expect(readdirSync(join(a.stateDir, "memory")).filter((f) => /\.(lock|tmp)$/.test(f))).toEqual([]);
+  });
 });
