@@ -71,7 +71,12 @@ export class AgentStack {
     const agentLog = log.child("agent");
     const timeZone = resolveTimeZone(config);
     const random = seededRandom(randomInt(2 ** 31));
-    const { memory, skills } = createMemory(config.memory, { stateDir, clock, timeZone });
+    const { memory, skills } = createMemory(config.memory, {
+      stateDir,
+      clock,
+      timeZone,
+      redact: (text) => log.redact(text),
+    });
     const traces = new TraceWriter({
       stateDir,
       redact: (text) => log.redact(text),

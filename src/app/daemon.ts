@@ -10,6 +10,7 @@ import { TokenStore } from "../mcp/tokens.js";
 import { PhoneOwner } from "../rig/owner.js";
 import { SimControlServer } from "../sim/control.js";
 import type { SimRig } from "../sim/rig.js";
+import { removeStaleTempFiles } from "../util/atomic-file.js";
 import type { Clock } from "../util/clock.js";
 import { DashboardAuth } from "../web/auth.js";
 import type { Dashboard } from "../web/dashboard.js";
@@ -93,6 +94,8 @@ export class Daemon {
       rig: config.rig.backend,
     });
     this.log.addSecret(config.sim.phone.passcode);
+    const leftovers = removeStaleTempFiles(stateDir);
+    if (leftovers.length > 0) this.log.info("removed temp files of killed writers", { files: leftovers });
     // The watchdog runs from the first moment: loading models on a Pi takes a while, and a hang there
     // should be restarted too (TimeoutStartSec= bounds the start as a whole).
     const svcLog = this.log.child("service");

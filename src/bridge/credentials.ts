@@ -134,25 +134,28 @@ export class DeviceStore {
     });
   }
 
-  /** Mint a credential for a newly paired phone; the returned plaintext is the only copy. */
-  add(): { info: DeviceInfo; credential: string } {
-    const records = this.file.read();
-    const { fields: record, plaintext } = this.file.mint(records, new Date(this.clock.now()).toISOString());
-    this.file.write([...records, record].slice(-MAX_DEVICES));
-    return { info: publicInfo(record), credential: plaintext };
+  /** Mint a credential for a newly paired phone (one locked update); the plaintext is the only copy. */
+  async add(): Promise<{ info: DeviceInfo; credential: string }> {
+    return this.file.update((records) => {
+      const { fields: record, plaintext } = this.file.mint(records, new Date(this.clock.now()).toISOString());
+      return {
+        records: [...records, record].slice(-MAX_DEVICES),
+        result: { info: publicInfo(record), credential: plaintext },
+      };
+    });
   }
 
   list(): DeviceInfo[] {
     return this.file.read().map(publicInfo);
   }
 
-  /** Forget one phone by id, or every phone with `all`; returns what was removed. */
-  revoke(idOrAll: string): DeviceInfo[] {
-    const records = this.file.read();
-    const gone = idOrAll === "all" ? records : records.filter((r) => r.id === idOrAll);
-    if (gone.length === 0) throw new PiclawError("BRIDGE_DEVICE_NOT_FOUND", `no paired phone "${idOrAll}"`);
-    this.file.write(records.filter((r) => !gone.includes(r)));
-    return gone.map(publicInfo);
+  /** Forget one phone by id, or every phone with `all` (one locked update); returns what was removed. */
+  async revoke(idOrAll: string): Promise<DeviceInfo[]> {
+    return this.file.update((records) => {
+      const gone = idOrAll === "all" ? records : records.filter((r) => r.id === idOrAll);
+      if (gone.length === 0) throw new PiclawError("BRIDGE_DEVICE_NOT_FOUND", `no paired phone "${idOrAll}"`);
+      return { records: records.filter((r) => !gone.includes(r)), result: gone.map(publicInfo) };
+    });
   }
 
   /** The phone's info when `presented` is a live credential, else null. Constant-time compare. */

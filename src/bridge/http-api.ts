@@ -7,6 +7,7 @@ import { jsonSender, type RawHandler } from "../http/server.js";
 import type { Logger } from "../log/logger.js";
 import type { Clock } from "../util/clock.js";
 import { PiclawError } from "../util/errors.js";
+import { checkImageSize } from "../util/image-header.js";
 import type { BridgeConfig } from "./config.js";
 import type { DeviceInfo, DeviceStore, PairCodeStore } from "./credentials.js";
 import type { BridgePage } from "./page.js";
@@ -55,6 +56,8 @@ const STATUS: Record<string, number> = {
   BRIDGE_METHOD_NOT_ALLOWED: 405,
   BODY_TOO_LARGE: 413,
   BRIDGE_UNSUPPORTED_MEDIA_TYPE: 415,
+  BRIDGE_IMAGE_UNREADABLE: 400,
+  BRIDGE_IMAGE_TOO_LARGE: 413,
   BRIDGE_RATE_LIMITED: 429,
 };
 
@@ -172,7 +175,7 @@ export class BridgeApi {
         "wrong or expired code: run `piclaw bridge pair` on the appliance for a new one",
       );
     }
-    const { info, credential } = this.deps.devices.add();
+    const { info, credential } = await this.deps.devices.add();
     this.deps.log.addSecret(credential);
     this.deps.log.addSecret(body.code);
     this.deps.log.info("bridge paired a phone", { device: info.id, client, deliver: body.deliver });
@@ -251,8 +254,10 @@ export class BridgeApi {
       throw new PiclawError("BRIDGE_UNSUPPORTED_MEDIA_TYPE", "body: not a PNG or JPEG image", {
         field: "body",
       });
+    // Refuse a decompression bomb here, before it is stored for the screenshot tool to decode.
+    const { width, height } = checkImageSize(bytes, "BRIDGE");
     const shot = this.deps.state.addScreenshot(bytes, type);
-    this.deps.log.info("bridge screenshot received", { type, bytes: bytes.length });
+    this.deps.log.info("bridge screenshot received", { type, bytes: bytes.length, width, height });
     sendJson(res, 200, { ok: true, type, bytes: bytes.length, receivedAtMs: shot.receivedAtMs });
   }
 

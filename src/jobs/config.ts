@@ -36,6 +36,12 @@ export const jobsConfigSchema = z
       .max(600_000)
       .default(10_000)
       .describe("How long a writer waits for the jobs.md lock before giving up with JOBS_LOCK_TIMEOUT."),
+    timeStamps: z
+      .enum(["local", "offset"])
+      .default("local")
+      .describe(
+        "How jobs.md's time fields are written. `local` (the reference format): local time in `timeZone` to the minute, `2026-06-23T08:00` (a time in the hour that repeats when DST ends gets its offset). `offset`: with offset and seconds, `2026-06-23T08:00:00+02:00`. Both are read either way.",
+      ),
   })
   .describe(
     "The jobs.md schedule: cron jobs the runtime fires, read in the top-level `timeZone` (`0 8 * * *` is 08:00 there; times in jobs.md are written there too). Across DST changes a job neither fires twice nor is skipped: a time that does not exist (spring forward) fires at the first minute after the gap, a time that occurs twice (fall back) fires once; `*/N`-style schedules follow real elapsed time. The agent, `piclaw jobs` and the runtime all write the file under a lock, atomically, so none loses another's update.",

@@ -1,5 +1,5 @@
 import type { JobType, JobView } from "../agent/ports.js";
-import { cronProblem, parseInstant } from "./schedule.js";
+import { cronProblem, isStampText } from "./schedule.js";
 
 /**
  * jobs.md as data. The file is free text (a header for humans) followed by one `## <id>` section
@@ -11,6 +11,8 @@ import { cronProblem, parseInstant } from "./schedule.js";
  */
 
 export const JOB_ID = /^[a-z0-9][a-z0-9-]*$/;
+/** Longest id a job may be given or looked up by (a CLI once took 20,000-character ids). */
+export const MAX_JOB_ID_CHARS = 64;
 export const JOB_TYPES: readonly JobType[] = ["periodic", "one-time"];
 /**
  * `pend` waits for its schedule; `fired` is a one-time job handed to a session (closes on finish);
@@ -57,17 +59,21 @@ export interface ParsedJobs {
 
 type FieldKey = Exclude<keyof JobRecord, "id" | "description" | "fireRequestedAt">;
 
-/** Field labels in the order they are written. */
+/**
+ * Field labels in the order they are written: the reference format's order (PhysiClaw's
+ * `create_job` in engine/jobs.py), so a jobs.md brought from it is written back unchanged.
+ * Reading accepts any order.
+ */
 const FIELDS: readonly [label: string, key: FieldKey][] = [
   ["Type", "type"],
+  ["Status", "status"],
   ["Schedule", "schedule"],
+  ["Context", "context"],
   ["Create time", "createTime"],
   ["Next fire time", "nextFireTime"],
   ["Last fire time", "lastFireTime"],
   ["Execution time", "executionTime"],
   ["Execution result", "executionResult"],
-  ["Status", "status"],
-  ["Context", "context"],
 ];
 const REQUIRED: readonly FieldKey[] = ["type", "schedule", "status", "context"];
 const TIME_KEYS: readonly FieldKey[] = ["createTime", "nextFireTime", "lastFireTime", "executionTime"];
@@ -81,11 +87,21 @@ const FIELD_LINE = /^-\s+([^:]+?)\s*:\s?(.*)$/;
 const CONTINUATION = /^ {2,}\S/;
 
 /**
- * The text form of a value: each line trimmed, blank lines dropped (a blank line would end the
- * field in the file). Descriptions additionally collapse to one line.
+ * Line breaks other than LF that a value can carry in from outside (an SMS, a web page, a Windows
+ * paste): a lone CR, U+2028/U+2029, NEL, VT, FF. JavaScript's `.` and `$` treat CR, U+2028 and
+ * U+2029 as line ends, so one of them inside a `- Field: value` line made the whole job malformed
+ * and skipped (issue 19). CRLF is a line break like LF and handled by `normalizeValue`'s split.
+ */
+const STRAY_BREAKS = /\r(?!\n)|[\u2028\u2029\u0085\v\f]/g;
+
+/**
+ * The text form of a value: CRLF read as LF, the other line separators (STRAY_BREAKS) become
+ * spaces, each line trimmed, blank lines dropped (a blank line would end the field in the file).
+ * Descriptions additionally collapse to one line. Every text written into jobs.md passes here.
  */
 export function normalizeValue(text: string): string {
   return text
+    .replace(STRAY_BREAKS, " ")
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line.length > 0)
@@ -238,10 +254,10 @@ function buildJob(
       times.set(key, null);
       if (fireRequestedAt !== null && key === "nextFireTime")
         problem(at(key), `"(fire requested)" needs the time it was requested`);
-    } else if (parseInstant(value) === null) {
+    } else if (!isStampText(value)) {
       problem(
         at(key),
-        `bad ${LABEL_OF.get(key)} "${value}" (ISO 8601 with offset, e.g. 2026-01-05T08:00:00+01:00)`,
+        `bad ${LABEL_OF.get(key)} "${value}" (ISO 8601 local time in the configured zone, e.g. 2026-01-05T08:00, or with an offset, e.g. 2026-01-05T08:00+01:00)`,
       );
     } else times.set(key, value);
   }
@@ -282,7 +298,9 @@ letters, digits and "-". Under the heading: a one-line description, then the fie
 - Status: \`pend\` (waiting), \`fired\` (one-time, running), \`done\`, \`cancelled\`, \`missed\`
 - Context: the brief the agent gets when the job fires (may continue on lines indented two spaces)
 - Create time, Next fire time, Last fire time, Execution time, Execution result: kept by PiClaw.
-  Next fire time is always recomputed; editing it has no effect.
+  Times are local times in the configured time zone (\`2026-01-05T08:00\`; one in the hour that
+  repeats when DST ends carries its offset). Next fire time is always recomputed; editing it has
+  no effect.
 
 A job fires when its schedule matches the current minute and its Status is \`pend\` (a job added during
 a matching minute first fires at the next match). Runs missed while the appliance was off or busy:
@@ -297,6 +315,6 @@ Example (without the indentation):
     Read the morning news headlines
 
     - Type: periodic
-    - Schedule: \`0 8 * * *\`
     - Status: pend
+    - Schedule: \`0 8 * * *\`
     - Context: Open the news app and summarise the top three headlines in the daily log.`;

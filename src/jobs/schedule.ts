@@ -60,6 +60,15 @@ export interface ScheduleState {
 
 const MINUTE_MS = 60_000;
 
+/**
+ * How jobs.md's time fields are written. `local` is the reference format (PhysiClaw's job_store.py
+ * `format_minute`: naive local time, ISO 8601 cut to the minute, e.g. `2026-06-23T08:00`), read in
+ * the configured zone; a wall time that occurs twice (the hour repeated when DST ends) gets its
+ * offset, `2026-11-01T01:30-05:00`, so which of the two it was is not lost. `offset` writes every
+ * time with its offset and seconds, `2026-01-05T08:00:00+01:00`.
+ */
+export type StampStyle = "local" | "offset";
+
 /** Cron matching in one time zone, with compiled patterns cached per instance. */
 export class JobClock {
   private readonly crons = new Map<string, Cron>();
@@ -68,6 +77,7 @@ export class JobClock {
   constructor(
     readonly timeZone: string,
     readonly catchUpWindowMinutes: number,
+    readonly stampStyle: StampStyle = "local",
   ) {
     this.format = new Intl.DateTimeFormat("en-US", {
       timeZone,
@@ -145,23 +155,51 @@ export class JobClock {
   /** `ms` as ISO 8601 with this zone's offset, whole seconds: `2026-01-05T08:00:00-05:00`. */
   formatInstant(ms: number): string {
     const whole = Math.floor(ms / 1000) * 1000;
-    const parts = this.format.formatToParts(new Date(whole));
+    const wall = this.wallOf(whole);
+    return `${new Date(wall).toISOString().slice(0, 19)}${offsetText(wall - whole)}`;
+  }
+
+  /** `ms` as a jobs.md time field in this clock's StampStyle (`local`: cut to the minute). */
+  formatStamp(ms: number): string {
+    if (this.stampStyle === "offset") return this.formatInstant(ms);
+    const minute = Math.floor(ms / MINUTE_MS) * MINUTE_MS;
+    const wall = this.wallOf(minute);
+    const local = new Date(wall).toISOString().slice(0, 16);
+    return this.instantsOf(wall).length > 1 ? `${local}${offsetText(wall - minute)}` : local;
+  }
+
+  /**
+   * Epoch ms of a jobs.md time field: with an offset (or Z) as given; without, a wall time in this
+   * zone. A wall time that occurs twice is the first (earlier) one; one that does not exist (the
+   * spring-forward gap) is read with the offset before the gap, i.e. as the same distance after
+   * the gap, as ECMAScript Temporal's "compatible" disambiguation does. Null when not a time.
+   */
+  parseStamp(text: string): number | null {
+    const wall = parseLocalStamp(text);
+    if (wall === null) return parseInstant(text);
+    const instants = this.instantsOf(wall);
+    return instants[0] ?? wall - (this.wallOf(wall - DAY_MS / 2) - (wall - DAY_MS / 2));
+  }
+
+  /** The instants whose wall time in this zone is `wall` (0, 1 or 2 of them), earliest first. */
+  private instantsOf(wall: number): number[] {
+    const offsets = new Set([this.offsetAt(wall - DAY_MS / 2), this.offsetAt(wall + DAY_MS / 2)]);
+    return [...offsets]
+      .map((offset) => wall - offset)
+      .filter((t) => this.wallOf(t) === wall)
+      .sort((a, b) => a - b);
+  }
+
+  private offsetAt(ms: number): number {
+    return this.wallOf(ms) - ms;
+  }
+
+  /** The zone's wall-clock time at `ms` (whole seconds), as if it were UTC epoch ms. */
+  private wallOf(ms: number): number {
+    const parts = this.format.formatToParts(new Date(Math.floor(ms / 1000) * 1000));
     const get = (type: Intl.DateTimeFormatPartTypes): number =>
       Number(parts.find((p) => p.type === type)?.value ?? 0);
-    const wall = Date.UTC(
-      get("year"),
-      get("month") - 1,
-      get("day"),
-      get("hour"),
-      get("minute"),
-      get("second"),
-    );
-    const offsetMin = Math.round((wall - whole) / MINUTE_MS);
-    const sign = offsetMin < 0 ? "-" : "+";
-    const abs = Math.abs(offsetMin);
-    const two = (n: number) => String(n).padStart(2, "0");
-    const local = new Date(wall).toISOString().slice(0, 19);
-    return `${local}${sign}${two(Math.floor(abs / 60))}:${two(abs % 60)}`;
+    return Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
   }
 
   private cron(schedule: string): Cron {
@@ -181,7 +219,40 @@ export class JobClock {
   }
 }
 
-/** Epoch ms of an ISO 8601 timestamp as jobs.md writes it (with offset or Z), else null. */
+const DAY_MS = 24 * 60 * MINUTE_MS;
+
+function offsetText(offsetMs: number): string {
+  const offsetMin = Math.round(offsetMs / MINUTE_MS);
+  const abs = Math.abs(offsetMin);
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${offsetMin < 0 ? "-" : "+"}${two(Math.floor(abs / 60))}:${two(abs % 60)}`;
+}
+
+/**
+ * The wall time of an offset-less ISO 8601 time (`2026-06-23T08:00`, seconds optional) as if it
+ * were UTC epoch ms, or null when `text` is not one or names no real date and time (Feb 30, 24:00).
+ */
+function parseLocalStamp(text: string): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(text);
+  if (!m) return null;
+  const [year, month, day, hour, minute, second] = m.slice(1).map((v) => Number(v ?? 0)) as number[];
+  const wall = Date.UTC(year ?? 0, (month ?? 1) - 1, day ?? 0, hour ?? 0, minute ?? 0, second ?? 0);
+  const back = new Date(wall);
+  return back.getUTCFullYear() === year &&
+    back.getUTCMonth() + 1 === month &&
+    back.getUTCDate() === day &&
+    back.getUTCHours() === hour &&
+    back.getUTCMinutes() === minute
+    ? wall
+    : null;
+}
+
+/** Whether `text` is a jobs.md time field: ISO 8601 local (reference format) or with an offset. */
+export function isStampText(text: string): boolean {
+  return parseLocalStamp(text) !== null || parseInstant(text) !== null;
+}
+
+/** Epoch ms of an ISO 8601 timestamp with offset or Z, else null (see JobClock.parseStamp). */
 export function parseInstant(text: string): number | null {
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text)) return null;
   const ms = Date.parse(text);

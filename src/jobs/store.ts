@@ -4,6 +4,7 @@ import type { Logger } from "../log/logger.js";
 import { writeFileAtomic } from "../util/atomic-file.js";
 import type { Clock } from "../util/clock.js";
 import { PiclawError } from "../util/errors.js";
+import { withFileLock } from "../util/file-lock.js";
 import { type JobsConfig, jobsFilePath } from "./config.js";
 import {
   DEFAULT_JOBS_HEADER,
@@ -13,12 +14,12 @@ import {
   type JobProblem,
   type JobRecord,
   type JobsDocument,
+  MAX_JOB_ID_CHARS,
   normalizeValue,
   type ParsedJobs,
   parseJobsFile,
 } from "./format.js";
-import { withFileLock } from "./lock.js";
-import { cronProblem, JobClock, parseInstant, type ScheduleState } from "./schedule.js";
+import { cronProblem, JobClock, type ScheduleState, type StampStyle } from "./schedule.js";
 
 export interface JobStoreOptions {
   /** Absolute path of jobs.md (`jobsFilePath(config.jobs, stateDir)`). */
@@ -30,6 +31,8 @@ export interface JobStoreOptions {
   catchUpWindowMinutes: number;
   lockStaleMs: number;
   lockTimeoutMs: number;
+  /** How time fields are written (default `local`, the reference format; see StampStyle). */
+  stampStyle?: StampStyle;
 }
 
 /** A job handed to the runtime by `fireDue`: the session's trigger. */
@@ -62,7 +65,7 @@ export class JobStore implements AgentJobs {
   constructor(private readonly options: JobStoreOptions) {
     this.file = options.file;
     this.lockPath = `${options.file}.lock`;
-    this.timing = new JobClock(options.timeZone, options.catchUpWindowMinutes);
+    this.timing = new JobClock(options.timeZone, options.catchUpWindowMinutes, options.stampStyle);
   }
 
   /** The store for `config.jobs` (file under `stateDir`, zone resolved, lock settings). */
@@ -78,6 +81,7 @@ export class JobStore implements AgentJobs {
       catchUpWindowMinutes: config.catchUpWindowMinutes,
       lockStaleMs: config.lockStaleMs,
       lockTimeoutMs: config.lockTimeoutMs,
+      stampStyle: config.timeStamps,
     });
   }
 
@@ -125,7 +129,7 @@ export class JobStore implements AgentJobs {
   /** A one-time job that was `fired` closes as `done`; anything else only records the result. */
   async finish(id: string, result: string): Promise<JobView> {
     return this.update(id, (job, now) => {
-      job.executionTime = this.timing.formatInstant(now);
+      job.executionTime = this.timing.formatStamp(now);
       job.executionResult = normalizeValue(result) || "(empty result)";
       if (job.type === "one-time" && job.status === "fired") job.status = "done";
     });
@@ -141,7 +145,7 @@ export class JobStore implements AgentJobs {
   /** Fire `id` at the runtime's next check whatever its schedule or status (`piclaw jobs fire`). */
   async requestFire(id: string): Promise<JobView> {
     return this.update(id, (job, now) => {
-      job.fireRequestedAt = this.timing.formatInstant(now);
+      job.fireRequestedAt = this.timing.formatStamp(now);
     });
   }
 
@@ -178,7 +182,7 @@ export class JobStore implements AgentJobs {
 
   /** When `job` can next need the scheduler (see JobClock.dueAt); for the runtime's cheap check. */
   dueAt(job: JobRecord): number {
-    return this.timing.dueAt(scheduleState(job));
+    return this.timing.dueAt(scheduleState(job, this.timing));
   }
 
   /**
@@ -192,19 +196,19 @@ export class JobStore implements AgentJobs {
       for (const section of doc.sections) {
         if (section.kind !== "job") continue;
         const job = section.job;
-        if (job.createTime === null) job.createTime = this.timing.formatInstant(now);
-        const decision = this.timing.decide(scheduleState(job), now);
+        if (job.createTime === null) job.createTime = this.timing.formatStamp(now);
+        const decision = this.timing.decide(scheduleState(job, this.timing), now);
         if (decision.kind === "fire") {
           const scheduledFor = this.timing.formatInstant(decision.scheduledFor);
-          job.lastFireTime = this.timing.formatInstant(now);
+          job.lastFireTime = this.timing.formatStamp(now);
           job.fireRequestedAt = null;
           if (job.type === "one-time" && job.status === "pend") job.status = "fired";
           due.push({ record: job, scheduledFor });
           this.options.log.info("job fired", { id: job.id, scheduledFor, late: decision.late });
         } else if (decision.kind === "skip") {
-          const missed = this.timing.formatInstant(decision.missedRun);
+          const missed = this.timing.formatStamp(decision.missedRun);
           const minutes = Math.round((now - decision.missedRun) / 60_000);
-          job.executionTime = this.timing.formatInstant(now);
+          job.executionTime = this.timing.formatStamp(now);
           job.executionResult = `skipped: the run due ${missed} was missed (appliance off or busy) and is ${minutes} min old, past the ${this.options.catchUpWindowMinutes} min catch-up window`;
           if (job.type === "one-time") job.status = "missed";
           this.options.log.warn("job run skipped", { id: job.id, missed, minutesLate: minutes });
@@ -219,7 +223,7 @@ export class JobStore implements AgentJobs {
     return {
       ...job,
       status: "pend",
-      createTime: this.timing.formatInstant(now),
+      createTime: this.timing.formatStamp(now),
       nextFireTime: null,
       lastFireTime: null,
       executionTime: null,
@@ -229,6 +233,14 @@ export class JobStore implements AgentJobs {
   }
 
   private async update(id: string, change: (job: JobRecord, now: number) => void): Promise<JobView> {
+    if (id.length > MAX_JOB_ID_CHARS)
+      throw new PiclawError(
+        "JOB_INVALID",
+        `job id: at most ${MAX_JOB_ID_CHARS} characters (got ${id.length})`,
+        {
+          field: "id",
+        },
+      );
     return this.mutate((doc, now) => {
       for (const section of doc.sections) {
         if (section.kind === "job" && section.job.id === id) {
@@ -259,7 +271,10 @@ export class JobStore implements AgentJobs {
           for (const section of doc.sections)
             if (section.kind === "job") section.job.nextFireTime = this.nextFireText(section.job, now);
           const after = formatJobsFile(doc);
-          if (after !== before) writeFileAtomic(this.file, after);
+          if (after !== before) {
+            assertJobsSurvive(doc, after, this.file);
+            writeFileAtomic(this.file, after);
+          }
           return result;
         },
       );
@@ -269,8 +284,8 @@ export class JobStore implements AgentJobs {
   }
 
   private nextFireText(job: JobRecord, now: number): string | null {
-    const next = this.timing.nextFire(scheduleState(job), now);
-    return next === null ? null : this.timing.formatInstant(next);
+    const next = this.timing.nextFire(scheduleState(job, this.timing), now);
+    return next === null ? null : this.timing.formatStamp(next);
   }
 
   private withNextFire(job: JobRecord, now: number): JobRecord {
@@ -278,8 +293,26 @@ export class JobStore implements AgentJobs {
   }
 }
 
-function scheduleState(job: JobRecord): ScheduleState {
-  const ms = (text: string | null) => (text === null ? null : parseInstant(text));
+/**
+ * Re-parse what is about to be written: every job of `doc` must come back as a job. Text that
+ * slipped past normalisation must never turn a working job into a skipped "malformed" section (a
+ * result text once took a periodic job off the schedule), so the write is refused instead, loudly.
+ */
+export function assertJobsSurvive(doc: JobsDocument, text: string, file: string): void {
+  const reparsed = parseJobsFile(text);
+  const kept = new Set(reparsed.jobs.map((j) => j.id));
+  const lost = doc.sections.flatMap((s) => (s.kind === "job" && !kept.has(s.job.id) ? [s.job.id] : []));
+  if (lost.length === 0) return;
+  const reasons = reparsed.problems.filter((p) => p.id !== null && lost.includes(p.id));
+  throw new PiclawError(
+    "JOB_INVALID",
+    `refusing to write ${file}: job ${lost.map((id) => `"${id}"`).join(", ")} would not read back (${reasons.map((p) => p.reason).join("; ") || "unknown reason"}); nothing was changed`,
+    { ids: lost },
+  );
+}
+
+function scheduleState(job: JobRecord, timing: JobClock): ScheduleState {
+  const ms = (text: string | null) => (text === null ? null : timing.parseStamp(text));
   return {
     schedule: job.schedule,
     status: job.status,
@@ -300,6 +333,8 @@ export function validateNewJob(job: NewJob): NewJob {
   const invalid = (field: string, reason: string) =>
     new PiclawError("JOB_INVALID", `job ${field}: ${reason}`, { field });
   const id = job.id.trim();
+  if (id.length > MAX_JOB_ID_CHARS)
+    throw invalid("id", `must be at most ${MAX_JOB_ID_CHARS} characters (got ${id.length})`);
   if (!JOB_ID.test(id)) throw invalid("id", `"${id}" must be lowercase letters, digits and "-"`);
   const description = normalizeValue(job.description).replace(/\n/g, " ");
   if (!description) throw invalid("description", "must not be empty");

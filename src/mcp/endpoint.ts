@@ -14,6 +14,7 @@ import type { Clock } from "../util/clock.js";
 import { PiclawError } from "../util/errors.js";
 import { projectRoot } from "../util/paths.js";
 import { isLoopbackHost, type McpConfig } from "./config.js";
+import { type RawToolArguments, rawToolArguments } from "./raw-arguments.js";
 import { buildMcpServer, checkToolList } from "./server.js";
 import type { TokenStore } from "./tokens.js";
 
@@ -69,11 +70,15 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     log: log.child("tools"),
     version: options.version ?? packageVersion(),
   };
-  const handler: McpHttpHandler = createMcpHandler((ctx) => buildMcpServer(deps, callerOf(ctx.authInfo)), {
-    legacy: "stateless",
-    maxRequestBodySize: config.maxBodyBytes,
-    onerror: (err) => log.debug("mcp exchange error", { err }),
-  });
+  const handler: McpHttpHandler = createMcpHandler(
+    (ctx) =>
+      buildMcpServer(deps, callerOf(ctx.authInfo), ctx.authInfo?.extra?.rawToolArguments as RawToolArguments),
+    {
+      legacy: "stateless",
+      maxRequestBodySize: config.maxBodyBytes,
+      onerror: (err) => log.debug("mcp exchange error", { err }),
+    },
+  );
   if (tokenRequired && tokens.isEmpty()) {
     log.warn(
       "MCP needs a bearer token on this address but none exists: create one with `piclaw token create`",
@@ -118,7 +123,10 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     });
     try {
       const body = req.method === "POST" ? await readBody(req, config.maxBodyBytes) : Buffer.alloc(0);
-      const response = await handler.fetch(toWebRequest(req, body, abort.signal), { authInfo });
+      const rawArgs = rawToolArguments(body);
+      const response = await handler.fetch(toWebRequest(req, body, abort.signal), {
+        authInfo: rawArgs ? { ...authInfo, extra: { rawToolArguments: rawArgs } } : authInfo,
+      });
       log.debug("mcp request", { method: req.method, status: response.status, caller: authInfo.clientId });
       await sendWebResponse(res, response);
     } catch (err) {

@@ -6,6 +6,7 @@ import type { PhoneOwner } from "../rig/owner.js";
 import { invokeTool } from "../tools/invoke.js";
 import type { AnyPhoneTool, ToolCaller, ToolResult } from "../tools/types.js";
 import { PiclawError } from "../util/errors.js";
+import { type RawToolArguments, rawIdKey } from "./raw-arguments.js";
 
 /** What the model reads once per connection: how to work with a phone it sees through a camera. */
 export const MCP_INSTRUCTIONS = `PiClaw operates a real phone: a camera looks down at it and a stylus on an arm touches it.
@@ -69,8 +70,16 @@ function wireSchema(tool: AnyPhoneTool): StandardSchemaWithJSON<Record<string, u
   };
 }
 
-/** A fresh MCP server (one per HTTP request, stateless) with the phone tools registered. */
-export function buildMcpServer(deps: McpServerDeps, caller: ToolCaller): McpServer {
+/**
+ * A fresh MCP server (one per HTTP request, stateless) with the phone tools registered. `rawArgs`
+ * (see raw-arguments.ts) are the request body's tool arguments as sent; a call found there is
+ * checked against those, not the SDK's rebuilt copy.
+ */
+export function buildMcpServer(
+  deps: McpServerDeps,
+  caller: ToolCaller,
+  rawArgs?: RawToolArguments | null,
+): McpServer {
   const server = new McpServer(
     { name: "piclaw", title: "PiClaw phone", version: deps.version },
     { instructions: MCP_INSTRUCTIONS, maxToolInputElements: 256 },
@@ -85,7 +94,11 @@ export function buildMcpServer(deps: McpServerDeps, caller: ToolCaller): McpServ
         inputSchema: wireSchema(tool),
         annotations: { title: tool.title, openWorldHint: true, ...tool.annotations },
       },
-      async (args, ctx) => toCallToolResult(await callTool(deps, tool, caller, args, ctx)),
+      async (args, ctx) => {
+        const key = rawIdKey(ctx.mcpReq.id);
+        const sent = rawArgs?.has(key) ? rawArgs.get(key) : args;
+        return toCallToolResult(await callTool(deps, tool, caller, sent, ctx));
+      },
     );
   }
   return server;

@@ -45,42 +45,42 @@ export class TokenStore {
     });
   }
 
-  /** Create a token; the returned plaintext is the only copy. */
-  create(label?: string): { info: TokenInfo; token: string } {
-    const records = this.file.read();
-    const { fields, plaintext } = this.file.mint(records, new Date(this.clock.now()).toISOString());
-    const name = label ?? `token-${fields.id}`;
-    if (!LABEL_RE.test(name)) {
-      throw new PiclawError(
-        "TOKEN_LABEL_INVALID",
-        "label must be 1–40 characters: letters, digits, space, . _ @ - (starting with a letter or digit)",
-        { field: "label" },
-      );
-    }
-    if (records.some((r) => r.label === name)) {
-      throw new PiclawError(
-        "TOKEN_LABEL_TAKEN",
-        `a token labelled "${name}" exists; revoke it or pick another label`,
-      );
-    }
-    // Spelled out so the file keeps its key order (id, label, createdAt, salt, sha256).
-    const { id, ...hashed } = fields;
-    const record: TokenRecord = { id, label: name, ...hashed };
-    this.file.write([...records, record]);
-    return { info: publicInfo(record), token: plaintext };
+  /** Create a token; the returned plaintext is the only copy. One locked update of the file. */
+  async create(label?: string): Promise<{ info: TokenInfo; token: string }> {
+    return this.file.update((records) => {
+      const { fields, plaintext } = this.file.mint(records, new Date(this.clock.now()).toISOString());
+      const name = label ?? `token-${fields.id}`;
+      if (!LABEL_RE.test(name)) {
+        throw new PiclawError(
+          "TOKEN_LABEL_INVALID",
+          "label must be 1–40 characters: letters, digits, space, . _ @ - (starting with a letter or digit)",
+          { field: "label" },
+        );
+      }
+      if (records.some((r) => r.label === name)) {
+        throw new PiclawError(
+          "TOKEN_LABEL_TAKEN",
+          `a token labelled "${name}" exists; revoke it or pick another label`,
+        );
+      }
+      // Spelled out so the file keeps its key order (id, label, createdAt, salt, sha256).
+      const { id, ...hashed } = fields;
+      const record: TokenRecord = { id, label: name, ...hashed };
+      return { records: [...records, record], result: { info: publicInfo(record), token: plaintext } };
+    });
   }
 
   list(): TokenInfo[] {
     return this.file.read().map(publicInfo);
   }
 
-  /** Revoke by id or label; throws TOKEN_NOT_FOUND. */
-  revoke(idOrLabel: string): TokenInfo {
-    const records = this.file.read();
-    const found = records.find((r) => r.id === idOrLabel || r.label === idOrLabel);
-    if (!found) throw new PiclawError("TOKEN_NOT_FOUND", `no token with id or label "${idOrLabel}"`);
-    this.file.write(records.filter((r) => r !== found));
-    return publicInfo(found);
+  /** Revoke by id or label (one locked update); throws TOKEN_NOT_FOUND. */
+  async revoke(idOrLabel: string): Promise<TokenInfo> {
+    return this.file.update((records) => {
+      const found = records.find((r) => r.id === idOrLabel || r.label === idOrLabel);
+      if (!found) throw new PiclawError("TOKEN_NOT_FOUND", `no token with id or label "${idOrLabel}"`);
+      return { records: records.filter((r) => r !== found), result: publicInfo(found) };
+    });
   }
 
   /** The token's public info when `presented` is a live token, else null. Constant-time compare. */

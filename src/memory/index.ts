@@ -12,7 +12,12 @@ export { MemoryStore } from "./store.js";
 /** The memory store and skill library the config describes, over `stateDir`. */
 export function createMemory(
   config: MemoryConfig,
-  deps: { stateDir: string; clock: Clock; timeZone?: string | undefined },
+  deps: {
+    stateDir: string;
+    clock: Clock;
+    timeZone?: string | undefined;
+    redact?: (text: string) => string;
+  },
 ): { memory: MemoryStore; skills: SkillLibrary } {
   return {
     memory: new MemoryStore({
@@ -20,6 +25,7 @@ export function createMemory(
       clock: deps.clock,
       softCapBytes: config.softCapBytes,
       timeZone: deps.timeZone,
+      ...(deps.redact ? { redact: deps.redact } : {}),
     }),
     skills: new SkillLibrary({
       bundledDir: join(projectRoot(), "skills"),

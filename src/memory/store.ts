@@ -6,6 +6,7 @@ import { isIsoDate, zoneTime } from "../shared/time-zone.js";
 import { writeFileAtomic } from "../util/atomic-file.js";
 import type { Clock } from "../util/clock.js";
 import { PiclawError } from "../util/errors.js";
+import { lockedUpdate } from "../util/locked-update.js";
 import { projectRoot } from "../util/paths.js";
 
 /** Where the memory files live inside the state directory. */
@@ -30,6 +31,11 @@ export interface MemoryStoreOptions {
   timeZone?: string | undefined;
   /** Folder holding the `memory.md` / `USER.md` templates. Default: `memory/` in the project. */
   templatesDir?: string;
+  /**
+   * Scrubs secrets (the daemon passes its logger's `redact`) out of daily-log text before it is
+   * written: the agent may copy a passcode or token it saw into a note (issue 19). Default: none.
+   */
+  redact?: (text: string) => string;
 }
 
 /** The longest single fact save_memory accepts: a fact, not a document. */
@@ -38,9 +44,9 @@ export const MAX_FACT_CHARS = 4000;
 /**
  * The agent's memory as Markdown files in the state directory (see memoryPaths and memory/README.md).
  * A missing memory.md or USER.md is created from its template on first use. Every write replaces the
- * whole file atomically (temp file + rename), and writes from this process are serialised, so two
- * concurrent saves both land; the soft cap only ever produces a warning, never a refused or trimmed
- * write.
+ * whole file atomically (temp file + rename) under `<file>.lock` (util/locked-update.ts), and writes
+ * from this process are also queued, so concurrent saves all land, from other processes too; the
+ * soft cap only ever produces a warning, never a refused or trimmed write.
  */
 export class MemoryStore implements AgentMemory {
   private readonly paths: MemoryPaths;
@@ -68,8 +74,7 @@ export class MemoryStore implements AgentMemory {
         `a fact is at most ${MAX_FACT_CHARS} characters (got ${fact.length}): save the gist`,
         { field: "text", length: fact.length },
       );
-    return this.serialised(async () => {
-      const current = await this.readMemory();
+    return this.lockedMemory((current) => {
       const base = current.replace(/\s*$/, "");
       const next = base ? `${base}\n\n${fact}\n` : `${fact}\n`;
       return this.writeMemory(next);
@@ -81,8 +86,7 @@ export class MemoryStore implements AgentMemory {
       throw new PiclawError("MEMORY_INVALID", "update_memory needs the exact text to replace", {
         field: "oldText",
       });
-    return this.serialised(async () => {
-      const current = await this.readMemory();
+    return this.lockedMemory((current) => {
       const at = current.indexOf(oldText);
       if (at < 0)
         throw new PiclawError(
@@ -112,15 +116,18 @@ export class MemoryStore implements AgentMemory {
   }
 
   async appendDailyLog(text: string): Promise<void> {
-    const line = text.trim().replace(/\s*\n\s*/g, " ");
+    const redact = this.options.redact ?? ((t: string) => t);
+    const line = redact(text.trim().replace(/\s*\n\s*/g, " "));
     if (!line) throw new PiclawError("MEMORY_INVALID", "a daily log entry needs text", { field: "text" });
-    await this.serialised(async () => {
-      const { date, time } = this.today();
-      const path = this.dailyPath(date);
-      const current = await readOrEmpty(path);
-      const head = current ? current.replace(/\s*$/, "\n") : `# ${date}\n\n`;
-      writeFileAtomic(path, `${head}- ${time} ${line}\n`);
-    });
+    const { date, time } = this.today();
+    const path = this.dailyPath(date);
+    await this.serialised(() =>
+      lockedUpdate(path, () => {
+        const current = readOrEmptySync(path);
+        const head = current ? current.replace(/\s*$/, "\n") : `# ${date}\n\n`;
+        writeFileAtomic(path, `${head}- ${time} ${line}\n`);
+      }),
+    );
   }
 
   /** The daily log file of `date` (`YYYY-MM-DD`). */
@@ -151,11 +158,33 @@ export class MemoryStore implements AgentMemory {
     writeFileAtomic(path, text);
   }
 
+  /**
+   * One read-modify-write of memory.md: after this store's earlier writes (queued, no polling),
+   * under `memory.md.lock` so a writer in another process cannot lose this change or lose its own.
+   */
+  private lockedMemory<T>(change: (current: string) => T): Promise<T> {
+    return this.serialised(() =>
+      lockedUpdate(this.paths.memory, () => {
+        this.ensureTemplate("memory.md", this.paths.memory);
+        return change(readOrEmptySync(this.paths.memory));
+      }),
+    );
+  }
+
   /** Run `fn` after every earlier write of this store finished (a failed one does not block the rest). */
   private serialised<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.queue.then(fn, fn);
     this.queue = run.catch(() => undefined);
     return run;
+  }
+}
+
+function readOrEmptySync(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return "";
+    throw err;
   }
 }
 

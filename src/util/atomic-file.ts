@@ -1,15 +1,18 @@
 import { randomBytes } from "node:crypto";
 import {
   closeSync,
+  type Dirent,
   fchmodSync,
   fsyncSync,
   mkdirSync,
   openSync,
+  readdirSync,
   renameSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 
 /** How `writeFileAtomic` creates the file. */
 export interface AtomicWriteOptions {
@@ -63,4 +66,54 @@ function fsyncPath(path: string): void {
 /** `writeFileAtomic` of `value` as indented JSON with a trailing newline (the state files' format). */
 export function writeJsonAtomic(path: string, value: unknown, options: AtomicWriteOptions = {}): void {
   writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`, options);
+}
+
+/**
+ * Temp files a killed writer leaves behind: `writeFileAtomic`'s and the state-file lock's
+ * (`<name>.<pid>.<8 hex digits>.tmp`). Nothing else in the state directory is named like this.
+ */
+const TEMP_NAME = /\.\d+\.[0-9a-f]{8}\.tmp$/;
+
+export interface StaleTempOptions {
+  /** Now, as wall-clock epoch ms (file mtimes are wall-clock; default Date.now()). */
+  nowMs?: number;
+  /** Only files at least this old are removed (default 60 s: a live write takes milliseconds). */
+  maxAgeMs?: number;
+  /** How many folders below `dir` are searched (default 3). */
+  maxDepth?: number;
+}
+
+/**
+ * Remove temp files of killed writers (see TEMP_NAME) under `dir` that are older than `maxAgeMs`,
+ * at start-up, so SIGKILLed writes do not pile up (issue 19). Unreadable folders and files that
+ * vanish meanwhile are skipped. Returns the paths removed.
+ */
+export function removeStaleTempFiles(dir: string, options: StaleTempOptions = {}): string[] {
+  const now = options.nowMs ?? Date.now();
+  const maxAge = options.maxAgeMs ?? 60_000;
+  const removed: string[] = [];
+  const visit = (folder: string, depth: number) => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(folder, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) {
+        if (depth < (options.maxDepth ?? 3)) visit(path, depth + 1);
+      } else if (entry.isFile() && TEMP_NAME.test(entry.name)) {
+        try {
+          if (now - statSync(path).mtimeMs < maxAge) continue;
+          rmSync(path, { force: true });
+          removed.push(path);
+        } catch {
+          /* removed by someone else meanwhile */
+        }
+      }
+    }
+  };
+  visit(dir, 0);
+  return removed;
 }

@@ -1,8 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { writeJsonAtomic } from "./atomic-file.js";
 import { errorMessage, PiclawError } from "./errors.js";
+import { lockedUpdate } from "./locked-update.js";
 
 /**
  * A JSON file of long random secrets stored only as salted SHA-256 hashes (MCP tokens, bridge device
@@ -10,8 +11,13 @@ import { errorMessage, PiclawError } from "./errors.js";
  * carry 256 random bits, so a fast hash is enough (there is nothing to brute-force) and verifying stays
  * cheap on every request. The plaintext `<prefix><id>_<secret>` exists once, in `mint()`'s return value.
  *
- * Reads are cached by the file's inode, size and mtime, so a change written by another process (a
- * CLI revoking a secret while the daemon runs) is seen on the next read without a restart.
+ * Every read looks at the file's bytes (a few KB) and parses them only when they changed, so a
+ * change written by another process (a CLI revoking a secret while the daemon runs) is seen on the
+ * next read. Not a stat key: an atomic replace can reuse the old inode number with the same size
+ * within one coarse mtime tick, and a revoked secret would then still verify.
+ * Changes go through `update()`, one locked read-modify-write (`<path>.lock`), so concurrent
+ * writers in several processes never lose each other's change (issue 19: 154 tokens printed as
+ * created, 91 stored; revoked tokens came back).
  */
 
 /** The fields every record has; a store's schema may add more (e.g. a label). */
@@ -52,7 +58,7 @@ export interface MintedSecret {
 }
 
 export class HashedSecretFile<R extends HashedSecretRecord> {
-  private cache: { key: string; records: R[] } | null = null;
+  private cache: { text: string; records: R[] } | null = null;
   private readonly fileSchema: z.ZodType<R[]>;
   private readonly secretRe: RegExp;
 
@@ -73,32 +79,49 @@ export class HashedSecretFile<R extends HashedSecretRecord> {
   /** The stored records ([] when the file does not exist). Throws `<prefix>_FILE_UNREADABLE/INVALID`. */
   read(): R[] {
     const { path, errorPrefix, description } = this.options;
-    let key: string;
+    let text: string;
     try {
-      const st = statSync(path);
-      key = `${st.ino}:${st.size}:${st.mtimeMs}`;
+      text = readFileSync(path, "utf8");
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
       throw new PiclawError(`${errorPrefix}_FILE_UNREADABLE`, `cannot read ${path}: ${errorMessage(err)}`);
     }
-    if (this.cache?.key === key) return this.cache.records;
+    if (this.cache?.text === text) return this.cache.records;
     let records: R[];
     try {
-      records = this.fileSchema.parse(JSON.parse(readFileSync(path, "utf8")));
+      records = this.fileSchema.parse(JSON.parse(text));
     } catch (err) {
       throw new PiclawError(
         `${errorPrefix}_FILE_INVALID`,
         `${path} is not a valid ${description}: ${errorMessage(err)}`,
       );
     }
-    this.cache = { key, records };
+    this.cache = { text, records };
     return records;
   }
 
-  /** Replace the file's records (atomically, mode 0600). */
+  /**
+   * Replace the file's records (atomically, mode 0600) without the lock: for a writer that owns
+   * the file alone (tests, first boot). Anything that reads first must use `update()`.
+   */
   write(records: readonly R[]): void {
     writeJsonAtomic(this.options.path, { version: 1, [this.options.key]: records });
     this.cache = null;
+  }
+
+  /**
+   * One locked read-modify-write: `change` gets the records as they are now on disk and returns
+   * the new list (null: leave the file as it is) and a result, which `update` resolves to. A throw
+   * from `change` leaves the file untouched. Rejects with STATE_LOCK_TIMEOUT after 10 s of waiting.
+   */
+  async update<T>(
+    change: (records: readonly R[]) => { records: readonly R[] | null; result: T },
+  ): Promise<T> {
+    return lockedUpdate(this.options.path, () => {
+      const { records, result } = change(this.read());
+      if (records !== null) this.write(records);
+      return result;
+    });
   }
 
   /** A new secret whose id is not among `existing`; nothing is written. */

@@ -2,6 +2,7 @@ import sharp from "sharp";
 import { type Mat3, mat3Mul } from "../shared/homography.js";
 import { luma, type RgbImage } from "../shared/image.js";
 import { PiclawError } from "../util/errors.js";
+import { checkPixelCount, imageHeader, MAX_IMAGE_PIXELS } from "../util/image-header.js";
 
 /**
  * Rectification: warp the camera frame into the phone's screen rectangle with the calibrated
@@ -9,10 +10,19 @@ import { PiclawError } from "../util/errors.js";
  * lies under the camera (a rotated or tilted phone would skew an axis-aligned crop).
  */
 
-/** Decode a JPEG/PNG into raw RGB. */
+/**
+ * Decode a JPEG/PNG into raw RGB. Sizes over MAX_IMAGE_PIXELS are refused from the header before
+ * decoding (VISION_IMAGE_TOO_LARGE), and sharp is held to the same limit for anything else
+ * (its default allows 268 MP, so a 16000×16000 bomb decoded to 768 MB).
+ */
 export async function decodeRgb(image: Buffer): Promise<RgbImage> {
+  const header = imageHeader(image);
+  if (header) checkPixelCount(header, "VISION"); // anything else is left to sharp (VISION_DECODE)
   try {
-    const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(image, { limitInputPixels: MAX_IMAGE_PIXELS })
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     return { width: info.width, height: info.height, channels: 3, data };
   } catch (err) {
     throw new PiclawError("VISION_DECODE", "the camera frame is not a decodable image", {}, { cause: err });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { bridgeConfigSchema } from "../../src/bridge/config.js";
 import { rejection } from "../helpers/errors.js";
+import { jpegHeaderOnly, pngBomb } from "../helpers/image-bomb.js";
 import { jpegBytes, PageClient, pairedBridge, pngBytes, type StartedBridge, startBridge } from "./helpers.js";
 
 type Paired = Awaited<ReturnType<typeof pairedBridge>>;
@@ -133,6 +134,22 @@ describe("bridge API", () => {
     expect(timeout.message).toContain("30 ms");
     // With sinceMs, an upload that already arrived after the mark counts.
     expect((await b.bridge.nextScreenshot(30, shot.receivedAtMs)).type).toBe("jpeg");
+  });
+
+  it("refuses a decompression bomb (16000×16000 PNG, ~31 KB) and a headerless image before storing it", async () => {
+    const b = await paired();
+    const bomb = pngBomb(16000, 16000);
+    const reply = await b.page.upload(bomb);
+    expect(reply.status).toBe(413);
+    expect(reply.body).toMatchObject({ error: { code: "BRIDGE_IMAGE_TOO_LARGE" } });
+    expect(String((reply.body.error as { message: string }).message)).toContain("16000×16000");
+    const truncated = await b.page.upload((await pngBytes()).subarray(0, 12));
+    expect(truncated.status).toBe(400);
+    expect(truncated.body).toMatchObject({ error: { code: "BRIDGE_IMAGE_UNREADABLE" } });
+    expect(b.bridge.latestScreenshot()).toBeNull();
+    // A JPEG header is read the same way.
+    expect((await b.page.upload(jpegHeaderOnly(16000, 16000))).status).toBe(413);
+    expect((await b.page.upload(await pngBytes())).status).toBe(200);
   });
 
   it("records touch reports in the bridge's clock and validates them", async () => {

@@ -111,17 +111,17 @@ describe("bridge pairing", () => {
       clock: { now: () => Date.now() },
       write: (t: string) => out.push(t),
     };
-    bridgeCommand("devices", undefined, deps);
+    await bridgeCommand("devices", undefined, deps);
     expect(out.join("")).toContain(String(reply.body.device));
     expect(out.join("")).not.toContain(credential);
-    bridgeCommand("revoke", String(reply.body.device), deps);
+    await bridgeCommand("revoke", String(reply.body.device), deps);
     expect((await client.request("/api/poll?wait=0", { headers: bearer })).status).toBe(401);
   });
 
   it("`piclaw bridge pair` hands a code to the running bridge through the state dir", async () => {
     const { url, config, dir } = await start();
     const out: string[] = [];
-    bridgeCommand("pair", undefined, {
+    await bridgeCommand("pair", undefined, {
       config,
       stateDir: dir,
       clock: { now: () => Date.now() },

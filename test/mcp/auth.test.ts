@@ -32,7 +32,7 @@ afterEach(async () => {
 describe("MCP endpoint security", () => {
   it("on a non-loopback bind: 401 without or with a wrong token, 200 with a good one", async () => {
     started = await startMcp({ bindHost: "0.0.0.0" });
-    const { token, info } = started.tokens.create("laptop");
+    const { token, info } = await started.tokens.create("laptop");
 
     const none = await raw(started.mcpUrl, {});
     expect(none.status).toBe(401);
@@ -57,7 +57,7 @@ describe("MCP endpoint security", () => {
     expect(started.runs[0]?.leaseLabel).toBe("mcp:laptop");
 
     // Revocation takes effect on the next request, without a restart.
-    started.tokens.revoke(info.id);
+    await started.tokens.revoke(info.id);
     expect((await raw(started.mcpUrl, { authorization: `Bearer ${token}` })).status).toBe(401);
 
     // Neither the good nor the wrong token ever reaches the log.
@@ -69,7 +69,7 @@ describe("MCP endpoint security", () => {
 
   it("refuses a foreign Origin and an unknown Host with 403 (DNS rebinding)", async () => {
     started = await startMcp({ bindHost: "0.0.0.0", config: { allowedOrigins: ["app.example.org"] } });
-    const { token } = started.tokens.create();
+    const { token } = await started.tokens.create();
     const auth = { authorization: `Bearer ${token}` };
     expect((await raw(started.mcpUrl, { ...auth, origin: "http://evil.example.com" })).status).toBe(403);
     expect((await raw(started.mcpUrl, { ...auth, origin: "null" })).status).toBe(403);
@@ -89,8 +89,8 @@ describe("MCP endpoint security", () => {
 
   it("refuses an oversize body with 413 and applies the per-token rate limit with 429 + Retry-After", async () => {
     started = await startMcp({ bindHost: "0.0.0.0", config: { maxBodyBytes: 4096, rateLimitPerMinute: 3 } });
-    const a = started.tokens.create("a").token;
-    const b = started.tokens.create("b").token;
+    const a = (await started.tokens.create("a")).token;
+    const b = (await started.tokens.create("b")).token;
     const big = JSON.stringify({
       jsonrpc: "2.0",
       id: 2,
@@ -121,7 +121,7 @@ describe("MCP endpoint security", () => {
     await started.stop();
     started = await startMcp({ config: { requireToken: "always" } });
     expect((await raw(started.mcpUrl, {})).status).toBe(401);
-    const { token } = started.tokens.create();
+    const { token } = await started.tokens.create();
     expect((await raw(started.mcpUrl, { authorization: `Bearer ${token}` })).status).toBe(200);
   });
 });

@@ -19,9 +19,9 @@ describe("token show", () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  function show(): string {
+  async function show(): Promise<string> {
     let out = "";
-    const code = tokenCommand("show", undefined, undefined, {
+    const code = await tokenCommand("show", undefined, undefined, {
       tokenFile,
       clock,
       write: (t) => {
@@ -32,27 +32,27 @@ describe("token show", () => {
     return out;
   }
 
-  it("says there is none when no first boot happened", () => {
-    expect(show()).toContain("no first-boot token here");
+  it("says there is none when no first boot happened", async () => {
+    expect(await show()).toContain("no first-boot token here");
   });
 
-  it("prints a live first-boot token and a fresh pair code, then their expiry and revocation", () => {
+  it("prints a live first-boot token and a fresh pair code, then their expiry and revocation", async () => {
     const store = new TokenStore(tokenFile, clock);
-    const { info, token } = store.create("first-boot");
+    const { info, token } = await store.create("first-boot");
     const files = firstBootFiles(tokenFile);
     writeFileSync(files.token, `${token}\n`);
     writeFileSync(files.pairCode, "K7Q-2MZ\n2026-11-23T18:10:00Z\n");
 
-    const first = show();
+    const first = await show();
     expect(first).toContain(`MCP token ${info.id} (first-boot)`);
     expect(first).toContain(`  ${token}\n`);
     expect(first).toContain("bridge pair code (works once, until 2026-11-23T18:10:00Z):  K7Q-2MZ");
 
     clock.advance(11 * 60_000);
-    expect(show()).toContain("pair code expired at 2026-11-23T18:10:00Z");
+    expect(await show()).toContain("pair code expired at 2026-11-23T18:10:00Z");
 
-    store.revoke(info.id);
-    const revoked = show();
+    await store.revoke(info.id);
+    const revoked = await show();
     expect(revoked).toContain("first-boot MCP token was revoked");
     expect(revoked).not.toContain(token);
   });

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { Logger } from "../../src/log/logger.js";
 import { memoryConfigSchema } from "../../src/memory/config.js";
 import { MemoryStore } from "../../src/memory/store.js";
 import { zoneTime } from "../../src/shared/time-zone.js";
@@ -134,5 +135,49 @@ describe("memory config", () => {
   it("defaults to an 8 KB soft cap; the time zone is the appliance's (top-level `timeZone`)", () => {
     expect(memoryConfigSchema.parse({})).toEqual({ softCapBytes: 8192 });
     expect(() => memoryConfigSchema.parse({ timeZone: "Europe/Berlin" })).toThrow();
+  });
+
+  it("daily-log text passes the redactor before it is written (issue 19)", async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), "piclaw-memory-"));
+    dirs.push(stateDir);
+    const log = Logger.create({ level: "error", format: "json", sink: { write: () => {} }, now: () => 0 });
+    log.addSecret("483920");
+    const memory = new MemoryStore({
+      stateDir,
+      clock: new ManualClock(Date.UTC(2026, 2, 14, 9, 0)),
+      softCapBytes: 8192,
+      timeZone: "UTC",
+      redact: (text) => log.redact(text),
+    });
+    await memory.appendDailyLog("Unlocked the phone with 483920\nthen opened Mail");
+    const text = await memory.readDailyLog("2026-03-14");
+    expect(text).not.toContain("483920");
+    expect(text).toContain("- 09:00 Unlocked the phone with [redacted] then opened Mail");
+  });
+
+  it("two stores on one state dir (two writers) lose no fact or log line", async () => {
+    const a = store();
+    const b = new MemoryStore({
+      stateDir: a.stateDir,
+      clock: a.clock,
+      softCapBytes: 1 << 20,
+      timeZone: "UTC",
+    });
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => [
+        a.memory.saveMemory(`fact a${i}`),
+        b.saveMemory(`fact b${i}`),
+        a.memory.appendDailyLog(`line a${i}`),
+        b.appendDailyLog(`line b${i}`),
+      ]).flat(),
+    );
+    const facts = await a.memory.readMemory();
+    const log = await a.memory.readDailyLog();
+    for (let i = 0; i < 20; i++)
+      for (const w of ["a", "b"]) {
+        expect(facts).toContain(`fact ${w}${i}\n`);
+        expect(log).toContain(` line ${w}${i}\n`);
+      }
+    expect(readdirSync(join(a.stateDir, "memory")).filter((f) => /\.(lock|tmp)$/.test(f))).toEqual([]);
   });
 });

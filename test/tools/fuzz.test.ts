@@ -132,6 +132,26 @@ describe("tool argument fuzz", () => {
       refused += 1;
     }
     expect(refused).toBe(1200);
+
+    // Keys a schema library may drop or treat specially, as own keys the way JSON.parse makes them
+    // (issue 19): at the top level of every tool's valid call, and inside a sequence step's arg.
+    let special = 0;
+    for (const tool of tools) {
+      for (const key of ["__proto__", "constructor"]) {
+        const valid = JSON.stringify(validArgs(r, tool.name as ToolName));
+        const bodies = [`${valid.slice(0, -1)}${valid === "{}" ? "" : ","}"${key}":{"x":1}}`];
+        if (tool.name === "sequence") bodies.push(valid.replace('"arg":{', `"arg":{"${key}":{},`));
+        for (const body of bodies) {
+          const args: unknown = JSON.parse(body);
+          const result = await invokeTool(tool, args, { ...options, signal: new AbortController().signal });
+          const text = result.content[0]?.type === "text" ? result.content[0].text : "";
+          expect(result.isError, `${tool.name}(${body}) was accepted`).toBe(true);
+          expect(text).toContain(`unknown key: ${key}`);
+          special += 1;
+        }
+      }
+    }
+    expect(special).toBe(tools.length * 2 + 2);
     expect(runs).toHaveLength(0);
     expect(acquires).toBe(0);
 

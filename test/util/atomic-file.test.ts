@@ -1,8 +1,17 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { writeFileAtomic, writeJsonAtomic } from "../../src/util/atomic-file.js";
+import { removeStaleTempFiles, writeFileAtomic, writeJsonAtomic } from "../../src/util/atomic-file.js";
 
 const tempDir = (): string => mkdtempSync(join(tmpdir(), "piclaw-atomic-"));
 
@@ -46,5 +55,32 @@ describe("writeFileAtomic", () => {
     const path = join(tempDir(), "doc.json");
     writeJsonAtomic(path, { version: 1, items: [1] });
     expect(readFileSync(path, "utf8")).toBe('{\n  "version": 1,\n  "items": [\n    1\n  ]\n}\n');
+  });
+
+  it("removeStaleTempFiles removes killed writers' temp files older than a minute, and nothing else", () => {
+    const dir = mkdtempSync(join(tmpdir(), "piclaw-stale-tmp-"));
+    const now = Date.now();
+    const make = (rel: string, ageMs: number) => {
+      const path = join(dir, rel);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, "x");
+      utimesSync(path, (now - ageMs) / 1000, (now - ageMs) / 1000);
+      return path;
+    };
+    const old = [
+      make("tokens.json.4242.0a1b2c3d.tmp", 61_000),
+      make("jobs.md.lock.77.ffffffff.tmp", 3_600_000),
+      make("memory/daily/2026-03-14.md.9.00000000.tmp", 120_000),
+    ];
+    const kept = [
+      make("tokens.json.4243.0a1b2c3d.tmp", 5_000), // a live writer's, seconds old
+      make("notes.tmp", 3_600_000), // not ours
+      make("jobs.md", 3_600_000),
+      make("a/b/c/d/deep.json.1.0a1b2c3d.tmp", 3_600_000), // below maxDepth
+    ];
+    expect(removeStaleTempFiles(dir, { nowMs: now }).sort()).toEqual(old.sort());
+    for (const path of old) expect(existsSync(path)).toBe(false);
+    for (const path of kept) expect(existsSync(path)).toBe(true);
+    expect(removeStaleTempFiles(join(dir, "missing"))).toEqual([]);
   });
 });

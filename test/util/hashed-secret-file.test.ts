@@ -1,6 +1,6 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { HashedSecretFile, hashedSecretFields } from "../../src/util/hashed-secret-file.js";
@@ -48,5 +48,40 @@ describe("HashedSecretFile", () => {
     expect(() => open(join(path, "below-a-file")).read()).toThrow(
       expect.objectContaining({ code: "THING_FILE_UNREADABLE" }),
     );
+  });
+
+  it("sees a change that keeps the inode, the size and the mtime (a stat key would not)", () => {
+    const path = tempFile();
+    const writer = open(path);
+    const reader = open(path);
+    const first = writer.mint([], "2025-01-01T00:00:00.000Z");
+    writer.write([first.fields]);
+    // A whole-second mtime, so putting it back below restores it exactly.
+    utimesSync(path, 1_700_000_000, 1_700_000_000);
+    expect(reader.verify(first.plaintext)).not.toBeNull();
+    const second = writer.mint([], "2025-01-01T00:00:00.000Z");
+    // Rewritten in place, same length, mtime put back: only the bytes differ.
+    const text = readFileSync(path, "utf8");
+    writeFileSync(path, text.replace(first.fields.sha256, second.fields.sha256));
+    utimesSync(path, 1_700_000_000, 1_700_000_000);
+    expect(reader.verify(first.plaintext)).toBeNull();
+  });
+
+  it("update() is one locked read-modify-write: a throw leaves the file, null writes nothing", async () => {
+    const path = tempFile();
+    const file = open(path);
+    const minted = file.mint([], "t");
+    expect(
+      await file.update((records) => ({ records: [...records, minted.fields], result: records.length })),
+    ).toBe(0);
+    await expect(
+      file.update(() => {
+        throw new Error("no");
+      }),
+    ).rejects.toThrow("no");
+    expect(await file.update((records) => ({ records: null, result: records.map((r) => r.id) }))).toEqual([
+      minted.fields.id,
+    ]);
+    expect(readdirSync(dirname(path))).toEqual(["things.json"]);
   });
 });

@@ -35,7 +35,7 @@ describe.skipIf(!hasChromium())("dashboard in headless Chromium on the simulated
 
   beforeAll(async () => {
     stateDir = mkdtempSync(join(tmpdir(), "piclaw-web-"));
-    token = new TokenStore(join(stateDir, "tokens.json"), systemClock).create("browser").token;
+    token = (await new TokenStore(join(stateDir, "tokens.json"), systemClock).create("browser")).token;
     const log = Logger.create({
       level: "debug",
       format: "json",

@@ -156,7 +156,7 @@ describe("dashboard off loopback", () => {
   it("needs a token: 401 (login form) without one; a login sets an HttpOnly cookie that works until revoked", async () => {
     started = await startFakeDashboard({ bindHost: "0.0.0.0" });
     const { url, tokens } = started;
-    const { info, token } = tokens.create("browser");
+    const { info, token } = await tokens.create("browser");
 
     const page = await raw(url, "/");
     expect(page.status).toBe(401);
@@ -200,7 +200,7 @@ describe("dashboard off loopback", () => {
       403,
     );
 
-    tokens.revoke(info.id);
+    await tokens.revoke(info.id);
     expect((await raw(url, "/dashboard/status.json", { headers: { cookie } })).status).toBe(401);
     expect(started.logLines.join("")).not.toContain(token.split("_").at(-1));
   });

@@ -14,11 +14,11 @@ export interface BridgeCommandDeps {
  * `piclaw bridge pair | devices | revoke ID|all`. `pair` prints a one-time code (stored hashed; the
  * running daemon reads it from the state directory), so it works while the daemon runs.
  */
-export function bridgeCommand(
+export async function bridgeCommand(
   sub: string | undefined,
   arg: string | undefined,
   deps: BridgeCommandDeps,
-): number {
+): Promise<number> {
   const paths = bridgeFilePaths(deps.config, deps.stateDir);
   switch (sub) {
     case "pair": {
@@ -48,7 +48,7 @@ export function bridgeCommand(
     }
     case "revoke": {
       if (!arg) throw new PiclawError("USAGE", "usage: piclaw bridge revoke ID|all");
-      const gone = new DeviceStore(paths.deviceFile, deps.clock).revoke(arg);
+      const gone = await new DeviceStore(paths.deviceFile, deps.clock).revoke(arg);
       deps.write(`unpaired ${gone.map((d) => d.id).join(", ")}\n`);
       return 0;
     }

@@ -25,16 +25,16 @@ export function firstBootFiles(tokenFile: string): { token: string; pairCode: st
  * image's first boot generated (see `firstBootFiles`). `create` prints the plaintext token
  * once (it is not stored); `list` shows ids, labels and dates only.
  */
-export function tokenCommand(
+export async function tokenCommand(
   sub: string | undefined,
   arg: string | undefined,
   label: string | undefined,
   deps: TokenCommandDeps,
-): number {
+): Promise<number> {
   const store = new TokenStore(deps.tokenFile, deps.clock);
   switch (sub) {
     case "create": {
-      const { info, token } = store.create(label ?? arg);
+      const { info, token } = await store.create(label ?? arg);
       deps.write(
         `token ${info.id} (${info.label}) created. This is the only time it is shown; store it now:\n\n` +
           `  ${token}\n\n` +
@@ -55,7 +55,7 @@ export function tokenCommand(
     }
     case "revoke": {
       if (!arg) throw new PiclawError("USAGE", "usage: piclaw token revoke ID|LABEL");
-      const info = store.revoke(arg);
+      const info = await store.revoke(arg);
       deps.write(`token ${info.id} (${info.label}) revoked\n`);
       return 0;
     }

@@ -35,12 +35,12 @@ describe("piclaw jobs", () => {
       schedule: "0 8 * * 1-5",
       description: "Morning check",
     });
-    expect(added).toEqual({ code: 0, out: "added morning: next fire 2026-01-05T08:00:00+01:00\n" });
+    expect(added).toEqual({ code: 0, out: "added morning: next fire 2026-01-05T08:00\n" });
     expect(readFileSync(file, "utf8")).toContain("- Context: Morning check");
     const listed = await run("list");
     expect(listed.out).toMatch(/^ID\s+TYPE\s+STATUS\s+SCHEDULE\s+NEXT FIRE\s+DESCRIPTION\n/);
     expect(listed.out).toMatch(
-      /morning\s+periodic\s+pend\s+0 8 \* \* 1-5\s+2026-01-05T08:00:00\+01:00\s+Morning check/,
+      /morning\s+periodic\s+pend\s+0 8 \* \* 1-5\s+2026-01-05T08:00\s+Morning check/,
     );
     expect((await run("fire", "morning")).code).toBe(0);
     expect(readFileSync(file, "utf8")).toContain("(fire requested)");
@@ -51,6 +51,25 @@ describe("piclaw jobs", () => {
       (await rejection(run("add", undefined, { id: "Bad", schedule: "0 8 * * *", description: "x" }))).code,
     ).toBe("JOB_INVALID");
     expect((await rejection(run("frobnicate"))).code).toBe("USAGE");
+  });
+
+  it("refuses ids over 64 characters without echoing them (issue 19)", async () => {
+    const { run, file } = cli();
+    const long = "a".repeat(20_000);
+    for (const attempt of [
+      run("add", undefined, { id: long, schedule: "0 8 * * *", description: "x" }),
+      run("fire", long),
+      run("cancel", long),
+    ]) {
+      const err = await rejection(attempt);
+      expect(err.code).toBe("JOB_INVALID");
+      expect(err.message).toContain("at most 64 characters (got 20000)");
+      expect(err.message.length).toBeLessThan(200);
+    }
+    expect(
+      (await run("add", undefined, { id: "a".repeat(64), schedule: "0 8 * * *", description: "x" })).code,
+    ).toBe(0);
+    expect(readFileSync(file, "utf8")).toContain(`## ${"a".repeat(64)}\n`);
   });
 
   it("validate prints FILE:LINE: reason and exits 1 on problems, 0 when clean", async () => {

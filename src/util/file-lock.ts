@@ -12,7 +12,7 @@ import {
 } from "node:fs";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
-import { PiclawError } from "../util/errors.js";
+import { PiclawError } from "./errors.js";
 
 /**
  * A cross-process lock: a lock file created exclusively (O_EXCL semantics, via link()). Its content names the holder (pid, host,
@@ -27,8 +27,10 @@ import { PiclawError } from "../util/errors.js";
 export interface FileLockOptions {
   /** A lock file older than this is stale even when its holder looks alive. */
   staleMs: number;
-  /** Give up (PiclawError JOBS_LOCK_TIMEOUT) after waiting this long. */
+  /** Give up (PiclawError `timeoutCode`) after waiting this long. */
   timeoutMs: number;
+  /** The error code of a timeout; default JOBS_LOCK_TIMEOUT (other state files name their own). */
+  timeoutCode?: string;
 }
 
 /** Run `fn` while holding the lock file `lockPath`; the lock is released even when `fn` throws. */
@@ -50,7 +52,7 @@ async function acquire(lockPath: string, options: FileLockOptions): Promise<stri
     breakIfStale(lockPath, options.staleMs);
     if (Date.now() - started > options.timeoutMs) {
       throw new PiclawError(
-        "JOBS_LOCK_TIMEOUT",
+        options.timeoutCode ?? "JOBS_LOCK_TIMEOUT",
         `could not lock ${lockPath} within ${options.timeoutMs} ms (held by: ${holderOf(lockPath) ?? "?"})`,
         { lockPath },
       );

@@ -2,9 +2,9 @@ import { spawnSync } from "node:child_process";
 import { existsSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { describe, expect, it } from "vitest";
-import { withFileLock } from "../../src/jobs/lock.js";
+import { withFileLock } from "../../src/util/file-lock.js";
 import { rejection } from "../helpers/errors.js";
-import { tempJobsFile } from "./helpers.js";
+import { tempJobsFile } from "../jobs/helpers.js";
 
 const options = { staleMs: 30_000, timeoutMs: 300 };
 
