@@ -31,20 +31,35 @@ describe("RpicamVidCamera on the simulated rig while the world's event loop is b
       env: bench.env,
     });
     await camera.start();
+    let busy = true;
+    let blocks = 0;
     try {
       await camera.grab({ timeoutMs: 30_000 }); // the first frame (process start) may take a while
-      for (let i = 0; i < 4; i++) {
-        const asked = systemClock.now();
-        block(1500);
-        // Default grab timeout (5 s) and stall timeout (3 s), as in the daemon.
-        const frame = await camera.grab({ newerThanMs: asked });
-        expect(frame.atMs).toBeGreaterThan(asked);
-        await new Promise((r) => setTimeout(r, 300));
+      // A daemon deep in work: 1.5 s blocked, 100 ms free, again and again, while grabs wait with the
+      // daemon's timeouts (grab 5 s, stall 3 s).
+      const load = (async () => {
+        while (busy) {
+          block(1500);
+          blocks++;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      })();
+      try {
+        for (let i = 0; i < 3; i++) {
+          const asked = systemClock.now();
+          const frame = await camera.grab();
+          expect(frame.atMs).toBeGreaterThan(asked);
+        }
+      } finally {
+        busy = false;
+        await load;
       }
+      expect(blocks).toBeGreaterThanOrEqual(3);
       const s = camera.status();
       expect(s.restarts).toBe(0);
       expect(s.lastError).toBeNull();
     } finally {
+      busy = false;
       await camera.stop();
     }
   }, 120_000);
