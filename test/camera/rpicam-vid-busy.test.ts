@@ -38,23 +38,26 @@ describe("RpicamVidCamera on the simulated rig while the world's event loop is b
       // A daemon deep in work: 1.5 s blocked, 100 ms free, again and again, while grabs wait with the
       // daemon's timeouts (grab 5 s, stall 3 s).
       const load = (async () => {
-        while (busy) {
+        while (blocks < 5) {
           block(1500);
           blocks++;
           await new Promise((r) => setTimeout(r, 100));
         }
+        busy = false;
       })();
+      let grabs = 0;
       try {
-        for (let i = 0; i < 3; i++) {
+        while (busy) {
           const asked = systemClock.now();
           const frame = await camera.grab();
           expect(frame.atMs).toBeGreaterThan(asked);
+          grabs++;
         }
       } finally {
-        busy = false;
+        blocks = 5;
         await load;
       }
-      expect(blocks).toBeGreaterThanOrEqual(3);
+      expect(grabs).toBeGreaterThanOrEqual(2);
       const s = camera.status();
       expect(s.restarts).toBe(0);
       expect(s.lastError).toBeNull();
