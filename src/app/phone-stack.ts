@@ -61,8 +61,8 @@ export interface PhoneStackDeps {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * The simulated camera renders every streamed frame in this process (≈0.1–0.2 s of CPU per 2304×1296
- * frame), so its stream is capped: a Pi's ISP does this work for free, the simulator cannot.
+ * The simulated camera renders every changed frame in the rpicam stand-in (≈0.1–0.2 s of CPU per
+ * 2304×1296 frame), so its stream is capped: a Pi's ISP does this work for free, the simulator cannot.
  */
 export const SIM_CAMERA_MAX_FPS = 10;
 

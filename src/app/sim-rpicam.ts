@@ -1,5 +1,5 @@
 import { processLogger } from "../log/logger.js";
-import { type FrameSource, runRpicam } from "../sim/camera/index.js";
+import { type FrameSource, runRpicam, SnapshotFrameSource } from "../sim/camera/index.js";
 import { SimControlClient } from "../sim/control.js";
 import { SimRig } from "../sim/rig.js";
 import { systemClock } from "../util/clock.js";
@@ -8,7 +8,9 @@ import { loadConfig } from "./config/load.js";
 
 /**
  * Process entry of the `rpicam-vid` / `rpicam-still` stand-ins. With `PICLAW_SIM_SOCKET` set (the
- * daemon logs it) frames come from the daemon's live simulated rig; otherwise the stand-in builds its
+ * daemon logs it) frames show the daemon's live simulated rig: the daemon hands over a scene snapshot per
+ * frame and the frame is rendered here, so a busy daemon costs a late snapshot, not a stalled render on
+ * its event loop (and rendering never competes with the daemon's own work there); otherwise the stand-in builds its
  * own rig from the config (`PICLAW_CONFIG`), like a camera looking at a phone nobody touches.
  */
 export async function rpicamMain(mode: "vid" | "still", argv: string[]): Promise<number> {
@@ -18,7 +20,8 @@ export async function rpicamMain(mode: "vid" | "still", argv: string[]): Promise
   try {
     const socket = process.env.PICLAW_SIM_SOCKET;
     if (socket) {
-      source = new SimControlClient(socket);
+      const client = new SimControlClient(socket);
+      source = new SnapshotFrameSource((query) => client.scene(query));
     } else {
       const loaded = loadConfig({ env: process.env, cwd: process.cwd() });
       rig = SimRig.fromConfig(loaded.config, {

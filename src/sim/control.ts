@@ -2,7 +2,13 @@ import { request } from "node:http";
 import { HttpService, json } from "../http/server.js";
 import type { Logger } from "../log/logger.js";
 import { PiclawError } from "../util/errors.js";
-import type { CaptureSettings, FrameSource } from "./camera/index.js";
+import {
+  type CaptureSettings,
+  decodeSnapshot,
+  encodeSnapshot,
+  type FrameSource,
+  type SceneSnapshot,
+} from "./camera/index.js";
 import type { SimConfig } from "./config.js";
 import type { SimRig } from "./rig.js";
 
@@ -10,6 +16,8 @@ import type { SimRig } from "./rig.js";
  * The simulator's control socket: HTTP over a Unix socket in the state directory. Separate processes
  * that stand in for hardware tools (the `rpicam-vid`/`rpicam-still` stand-ins) attach here to see the
  * live simulated phone the daemon is driving, so the camera driver reads the same rig the gantry touches.
+ * `/camera/scene` hands over a `SceneSnapshot` (the stand-ins render from it in their own process, off
+ * this event loop); `/camera/frame` renders here (kept for tools that want one frame).
  */
 export class SimControlServer {
   private readonly http: HttpService;
@@ -21,6 +29,16 @@ export class SimControlServer {
           contentType: "image/jpeg",
           body: await rig.captureFrame(SimControlServer.settingsFromQuery(url)),
         }),
+        "/camera/scene": async (_req, url) => {
+          const have = url.searchParams.get("have");
+          const haveScreen = have === null || have === "" ? null : Number(have);
+          return {
+            contentType: "application/octet-stream",
+            body: encodeSnapshot(
+              await rig.sceneSnapshot({ haveScreen, setup: url.searchParams.get("setup") === "1" }),
+            ),
+          };
+        },
         "/phone/screenshot": async () => ({ contentType: "image/png", body: await rig.screenshot() }),
         "/phone/truth": async () => json(rig.truth()),
       },
@@ -93,31 +111,42 @@ export function settingsToQuery(settings: CaptureSettings): string {
   return q.toString();
 }
 
-/** A FrameSource that asks a running daemon's simulator for frames over its control socket. */
+/**
+ * A client of a running daemon's simulator over its control socket: whole frames rendered there
+ * (`capture`, a FrameSource) or scene snapshots to render here (`scene`). Fails with `SIM_UNAVAILABLE`.
+ */
 export class SimControlClient implements FrameSource {
   constructor(private readonly socketPath: string) {}
 
   capture(settings: CaptureSettings): Promise<Buffer> {
+    return this.get(`/camera/frame?${settingsToQuery(settings)}`);
+  }
+
+  async scene(query: { haveScreen: number | null; setup: boolean }): Promise<SceneSnapshot> {
+    const q = new URLSearchParams();
+    if (query.haveScreen !== null) q.set("have", String(query.haveScreen));
+    if (query.setup) q.set("setup", "1");
+    return decodeSnapshot(await this.get(`/camera/scene?${q.toString()}`));
+  }
+
+  private get(path: string): Promise<Buffer> {
     return new Promise((resolve, reject) => {
-      const req = request(
-        { socketPath: this.socketPath, path: `/camera/frame?${settingsToQuery(settings)}`, method: "GET" },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("end", () => {
-            const body = Buffer.concat(chunks);
-            if (res.statusCode === 200) resolve(body);
-            else
-              reject(
-                new PiclawError(
-                  "SIM_UNAVAILABLE",
-                  `simulator answered ${res.statusCode}: ${body.toString("utf8")}`,
-                ),
-              );
-          });
-          res.on("error", reject);
-        },
-      );
+      const req = request({ socketPath: this.socketPath, path, method: "GET" }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const body = Buffer.concat(chunks);
+          if (res.statusCode === 200) resolve(body);
+          else
+            reject(
+              new PiclawError(
+                "SIM_UNAVAILABLE",
+                `simulator answered ${res.statusCode}: ${body.toString("utf8")}`,
+              ),
+            );
+        });
+        res.on("error", reject);
+      });
       req.on("error", (err) =>
         reject(
           new PiclawError(

@@ -6,6 +6,7 @@ import type { Clock } from "../util/clock.js";
 import {
   type CaptureSettings,
   DEFAULT_SIM_CAMERA_OPTIONS,
+  type SceneSnapshot,
   SimCamera,
   type SimCameraOptions,
 } from "./camera/index.js";
@@ -143,9 +144,37 @@ export class SimRig {
 
   /** One camera frame; before `camera.startDelaySeconds` have passed since start, it waits until then. */
   async captureFrame(settings: CaptureSettings): Promise<Buffer> {
+    await this.startDelay();
+    return this.camera.capture(settings);
+  }
+
+  private async startDelay(): Promise<void> {
     const waitMs = this.startedAtMs + this.config.camera.startDelaySeconds * 1000 - this.deps.clock.now();
     if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
-    return this.camera.capture(settings);
+  }
+
+  /**
+   * What a camera renderer elsewhere needs for its next frame (see `SceneSnapshot`): the screen's pixels
+   * only when `haveScreen` is not the current screen version, the setup when asked. Like `captureFrame`,
+   * it waits out the camera's start delay. Cheap on this event loop: no camera rendering, no encoding.
+   */
+  async sceneSnapshot(query: { haveScreen: number | null; setup: boolean }): Promise<SceneSnapshot> {
+    await this.startDelay();
+    const phone = this.phone;
+    const camera = this.camera;
+    // The version is read before the pixels: if the screen changes in between, the pixels are newer
+    // than their label and the next snapshot sends them again, never the other way round.
+    const screenVersion = phone.version;
+    const screen = query.haveScreen === screenVersion ? undefined : await phone.renderScreen();
+    return {
+      screenVersion,
+      ...(screen ? { screen } : {}),
+      carriage: this.gantry.positionAt(),
+      pose: camera.pose,
+      ...(query.setup
+        ? { setup: { camera: this.cameraOptions(), seed: this.config.seed, geometry: phone.geometry } }
+        : {}),
+    };
   }
 
   screenshot(): Promise<Buffer> {

@@ -65,7 +65,12 @@ describe("rpicam stand-ins attached to a running daemon", () => {
     const { dir, configPath } = tempConfig((d) => `stateDir: ${d}\nserver: { port: 0 }\n`);
     const daemon = spawnProjectBin("bin/piclaw.js", ["start", "--config", configPath]);
     try {
-      await waitFor(() => (daemon.stdout().includes('"msg":"ready"') ? true : undefined), "daemon ready");
+      // The control socket is all this needs; "ready" also waits for the start-up calibration (20–35 s
+      // on a loaded 2-core box), which is not what this test is about.
+      await waitFor(
+        () => (daemon.stdout().includes('"msg":"simulator control socket ready"') ? true : undefined),
+        "the simulator's control socket",
+      );
       const still = spawnProjectBin(
         "bin/sim/rpicam-still",
         ["--immediate", "-o", "-", "--width", "800", "--height", "600", "--shutter", "20000", "--gain", "2"],

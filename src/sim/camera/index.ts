@@ -4,4 +4,10 @@
  */
 export { type CaptureSettings, DEFAULT_SIM_CAMERA_OPTIONS, type SimCameraOptions } from "./options.js";
 export { type FrameSource, runRpicam } from "./rpicam-cli.js";
+export {
+  decodeSnapshot,
+  encodeSnapshot,
+  type SceneSnapshot,
+  SnapshotFrameSource,
+} from "./scene-snapshot.js";
 export { SimCamera } from "./sim-camera.js";
