@@ -43,7 +43,9 @@ function renderArm(arm) {
   }
   const state = arm.estopLatched ? `${arm.state} — E-STOP LATCHED` : arm.state;
   setText("armState", arm.alarm ? `${state} (${arm.alarm.code}: ${arm.alarm.message})` : state);
-  setText("armPos", `x ${arm.position.xMm.toFixed(1)} mm, y ${arm.position.yMm.toFixed(1)} mm`);
+  const pos = `x ${arm.position.xMm.toFixed(1)} mm, y ${arm.position.yMm.toFixed(1)} mm`;
+  // Not referenced (after an e-stop, alarm or reset): the arm's place is unknown; show where it last was.
+  setText("armPos", arm.positionKnown === false ? `unknown (last known: ${pos}) until referenced` : pos);
   setText("armStylus", arm.stylusDown ? "down" : "up");
   setText("armRef", arm.referenced ? "yes" : "no");
   // Bed y points away from the user: draw it upwards.
@@ -63,7 +65,10 @@ function renderArm(arm) {
   dot.setAttribute("cx", String(arm.position.xMm));
   dot.setAttribute("cy", String(h - arm.position.yMm));
   dot.setAttribute("r", String(Math.max(w, h) / 40));
-  dot.setAttribute("class", arm.estopLatched ? "estop" : "");
+  dot.setAttribute(
+    "class",
+    [arm.estopLatched ? "estop" : "", arm.positionKnown === false ? "unknown" : ""].join(" ").trim(),
+  );
 }
 
 function renderOwner(owner) {
@@ -192,6 +197,8 @@ function showFrame(id) {
     if (shownFrameId !== id) return;
     img.dataset.frameId = String(id);
     setText("frameId", String(id));
+    img.hidden = false;
+    $("framePlaceholder").hidden = true;
   };
   img.src = `/dashboard/frame.jpg?id=${id}`;
 }

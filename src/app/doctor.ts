@@ -174,8 +174,14 @@ function formatAge(ms: number): string {
   return `${Math.round(h / 24)} days`;
 }
 
-/** The motion back-end answers and has a reference (homed / parked origin confirmed). */
-export function motionCheck(probe: () => Promise<{ status: MotionStatus; via: string }>): DoctorCheck {
+/**
+ * The motion back-end answers and has a reference (homed / parked origin confirmed). `simulated`: the
+ * board is the GRBL simulator on a pseudo-terminal in this process, so cable and power advice is wrong.
+ */
+export function motionCheck(
+  probe: () => Promise<{ status: MotionStatus; via: string }>,
+  simulated = false,
+): DoctorCheck {
   return {
     name: "motion",
     async run() {
@@ -186,11 +192,19 @@ export function motionCheck(probe: () => Promise<{ status: MotionStatus; via: st
       } catch (err) {
         return fail(
           `back-end unreachable: ${errorMessage(err)}`,
-          "check the controller's USB/serial cable and power, rig.serialPath / rig.baudRate (or the profile's serial.*) and rig.profile; stop the service first if it holds the port (a gpio profile needs pigpio on a Pi Zero–4)",
+          simulated
+            ? "the simulated board runs in this process behind a pseudo-terminal, which needs socat or python3: install one (sudo apt install socat), check rig.profile, and see the error above"
+            : "check the controller's USB/serial cable and power, rig.serialPath / rig.baudRate (or the profile's serial.*) and rig.profile; stop the service first if it holds the port (a gpio profile needs pigpio on a Pi Zero–4)",
         );
       }
       const at = `(${status.position.xMm.toFixed(1)}, ${status.position.yMm.toFixed(1)}) mm`;
-      if (status.state === "disconnected") return fail(`disconnected (${via})`, "check the cable and power");
+      if (status.state === "disconnected")
+        return fail(
+          `disconnected (${via})`,
+          simulated
+            ? "the simulated board's pseudo-terminal closed: run doctor again"
+            : "check the cable and power",
+        );
       if (status.state === "alarm" || status.state === "estop")
         return fail(
           `${status.state}${status.alarm ? ` ${status.alarm.code}: ${status.alarm.message}` : ""} (${via})`,
@@ -209,7 +223,8 @@ export function motionCheck(probe: () => Promise<{ status: MotionStatus; via: st
 /** The camera starts and delivers a whole frame of the configured size. */
 export function cameraCheck(
   camera: Camera,
-  expected: { width: number; height: number; timeoutMs: number; what: string },
+  /** `simulated`: the rpicam-vid stand-in (bin/sim), rendered by the simulator, not a Pi camera. */
+  expected: { width: number; height: number; timeoutMs: number; what: string; simulated?: boolean },
   now: () => number,
 ): DoctorCheck {
   return {
@@ -230,8 +245,11 @@ export function cameraCheck(
         );
       } catch (err) {
         const code = err instanceof PiclawError ? err.code : "";
-        const fix =
-          code === "CAMERA_BINARY_MISSING"
+        const fix = expected.simulated
+          ? code === "CAMERA_BINARY_MISSING"
+            ? "the stand-in bin/sim/rpicam-vid runs the built code: run `npm run build`"
+            : "the stand-in renders through the simulator in this process: see the piclaw.camera log lines; on a busy machine raise camera.startupTimeoutMs / camera.grabTimeoutMs"
+          : code === "CAMERA_BINARY_MISSING"
             ? "install rpicam-apps (sudo apt install rpicam-apps)"
             : "check the ribbon cable and camera_auto_detect=1 in config.txt; stop the service if it holds the camera";
         return fail(`${expected.what}: ${errorMessage(err)}`, fix);

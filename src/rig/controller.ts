@@ -27,6 +27,8 @@ export class MotionController {
   private allowed: BedArea;
   private estopReason: string | null = null;
   private queue: Promise<void> = Promise.resolve();
+  /** Where the arm was last known to be while referenced (a status report, or a program's end). */
+  private lastKnown: BedPoint | null = null;
 
   constructor(
     private readonly backend: MotionBackend,
@@ -60,8 +62,17 @@ export class MotionController {
     await this.serialize(() => this.backend.reference());
   }
 
-  status(): Promise<MotionStatus> {
-    return this.backend.status();
+  /**
+   * The back-end's status, with `positionKnown`. While not referenced (after an e-stop, alarm, reset or
+   * reconnect) `position` is the last one known while referenced, never the back-end's meaningless one.
+   */
+  async status(): Promise<MotionStatus> {
+    const status = await this.backend.status();
+    if (status.referenced) {
+      this.lastKnown = { ...status.position };
+      return { ...status, positionKnown: true };
+    }
+    return { ...status, position: { ...(this.lastKnown ?? status.position) }, positionKnown: false };
   }
 
   /** Restrict targets to `area` (after calibration: the screen plus a margin); null = whole travel. */
@@ -98,6 +109,9 @@ export class MotionController {
     return this.serialize(async () => {
       if (this.estopReason) throw this.estopError();
       await this.backend.run(program, signal);
+      // run() resolves once every step is done: the arm is at the program's last target.
+      const end = program.findLast((s) => s.kind === "travel" || s.kind === "feed");
+      if (end && "to" in end) this.lastKnown = { ...end.to };
       if (this.profile.idleDisableDrivers) await this.backend.disableDrivers();
     });
   }

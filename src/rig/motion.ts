@@ -36,6 +36,12 @@ export interface MotionStatus {
   stylusDown: boolean;
   /** True after homing or after the parked origin was confirmed since the last (re)connect. */
   referenced: boolean;
+  /**
+   * Set by MotionController. false: the arm is not referenced, so where it is is unknown; `position` is
+   * then the last position known while it was (a back-end's own report means nothing after an e-stop,
+   * alarm or reset: GRBL's, for one, drops its volatile G92 origin and reads about 0/0).
+   */
+  positionKnown?: boolean;
   /** Set while state is "alarm": the controller's code and what it means. */
   alarm?: { code: string; message: string };
 }

@@ -2,28 +2,39 @@ import type { ScreenView } from "../vision/pipeline.js";
 import { toolArgs } from "./args.js";
 import { describeFailure, type PhoneToolDeps } from "./context.js";
 import { findKeypad, type Keypad, looksDark, looksLocked } from "./keypad.js";
-import { gestureResult } from "./results.js";
+import { gestureResult, listingPart } from "./results.js";
 import type { Acted } from "./rig-session.js";
 import { homeSwipe } from "./screen-geometry.js";
 import {
   type AnyPhoneTool,
   definePhoneTool,
   errorResult,
+  jpegPart,
   type ToolContext,
   type ToolResult,
 } from "./types.js";
 
 /**
- * unlock_phone: wake → swipe up → find the keypad with OCR → type the passcode → check the keypad is
- * gone. The passcode is a secret: it is read at call time from `deps.passcode()` and appears in no
- * result, error or log line (results say "the passcode", never digits or its length).
+ * Fresh looks taken before a keypad verdict is believed. A frame can predate the gesture it is meant to
+ * show (under load a camera frame rendered before the swipe may arrive after it and pass as new), and
+ * the two verdicts that rest on one frame are costly: "no keypad appeared" and "the passcode was
+ * refused" (which tells the model not to retry). Each extra look waits `settleMs` first.
+ */
+const CONFIRM_LOOKS = 2;
+
+/**
+ * unlock_phone: look first (a screen that is neither dark, nor the lock screen, nor the keypad is an
+ * unlocked phone: say so and touch nothing) → wake → swipe up → find the keypad with OCR → type the
+ * passcode → check the keypad is gone. The passcode is a secret: it is read at call time from
+ * `deps.passcode()` and appears in no result, error or log line (results say "the passcode", never
+ * digits or its length).
  */
 export function unlockPhoneTool(deps: PhoneToolDeps): AnyPhoneTool {
   return definePhoneTool({
     name: "unlock_phone",
     title: "Unlock the phone",
     description:
-      "Unlock the phone with its configured passcode: wakes a dark screen, swipes up to the keypad, finds the digits on it and taps the passcode, then checks that the keypad is gone and the lock screen did not come back. Takes about 5–10 s. Use it whenever the listing shows a lock screen or a passcode keypad; you never need (or get) the passcode yourself. If it reports that the passcode was refused, do not retry — tell the user (repeated wrong passcodes lock the phone for longer and longer).",
+      "Unlock the phone with its configured passcode: looks first and does nothing when the phone is already unlocked (an app or the home screen showing); otherwise wakes a dark screen, swipes up to the keypad, finds the digits on it and taps the passcode, then checks that the keypad is gone and the lock screen did not come back. Takes about 5–10 s. Use it whenever the listing shows a lock screen or a passcode keypad; you never need (or get) the passcode yourself. If it reports that the passcode was refused, do not retry — tell the user (repeated wrong passcodes lock the phone for longer and longer).",
     input: toolArgs.unlock_phone,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     needsArm: true,
@@ -58,7 +69,10 @@ async function unlock(deps: PhoneToolDeps, ctx: ToolContext): Promise<ToolResult
       steps.push("woke the screen (tap to wake)");
     }
     await deps.sleep(deps.settleMs);
-  } else keypad = findKeypad(view.entries);
+  } else {
+    keypad = findKeypad(view.entries);
+    if (!keypad && !looksLocked(view.entries)) return alreadyUnlocked(view);
+  }
 
   // 2. Keypad: on the lock screen it appears after a swipe up from the bottom edge.
   let lastAct: Acted<void> | null = null;
@@ -71,8 +85,17 @@ async function unlock(deps: PhoneToolDeps, ctx: ToolContext): Promise<ToolResult
     steps.push("swiped up from the bottom edge");
     if (lastAct.error !== undefined) return failed(steps, lastAct, ctx);
     if (!lastAct.after) return failed([...steps, "could not see the screen afterwards"], lastAct, ctx);
-    const seen = lastAct.after.view;
+    let seen = lastAct.after.view;
     keypad = findKeypad(seen.entries);
+    const stillLocked = (v: ScreenView) => looksLocked(v.entries) || looksDark(v.screen, v.entries);
+    for (let i = 0; i < CONFIRM_LOOKS && !keypad && stillLocked(seen); i++) {
+      // One frame without the keypad is not proof (see CONFIRM_LOOKS): look again before saying so.
+      await deps.sleep(deps.settleMs);
+      seen = await session.look(ctx.signal);
+      keypad = findKeypad(seen.entries);
+    }
+    if (keypad && seen !== lastAct.after.view)
+      lastAct = { ...lastAct, after: { ...lastAct.after, view: seen } };
     if (!keypad && looksDark(seen.screen, seen.entries))
       return failed(
         [...steps, "unlock_phone failed: the screen is dark; no keypad to type on."],
@@ -101,9 +124,14 @@ async function unlock(deps: PhoneToolDeps, ctx: ToolContext): Promise<ToolResult
   );
   if (typed.error !== undefined) return failed(steps, typed, ctx);
 
-  // 4. Check: the keypad must be gone.
-  const after = typed.after?.view ?? null;
+  // 4. Check: the keypad must be gone — in a fresh look too, before calling the passcode refused.
+  let after = typed.after?.view ?? null;
   if (!after) return failed([...steps, "could not see the screen afterwards to check"], typed, ctx);
+  for (let i = 0; i < CONFIRM_LOOKS && findKeypad(after.entries); i++) {
+    await deps.sleep(deps.settleMs);
+    after = await session.look(ctx.signal);
+  }
+  if (typed.after && after !== typed.after.view) typed.after = { ...typed.after, view: after };
   if (findKeypad(after.entries)) {
     return gestureResult(
       [
@@ -142,6 +170,18 @@ async function unlock(deps: PhoneToolDeps, ctx: ToolContext): Promise<ToolResult
   return gestureResult([...steps, "unlock_phone: unlocked (no keypad on screen any more)"], typed, {
     hints: { changed: "next: the phone is unlocked; the listing below is the screen now." },
   });
+}
+
+/** Nothing to do: the result says so and shows the screen it judged by. */
+function alreadyUnlocked(view: ScreenView): ToolResult {
+  const text = [
+    "unlock_phone: the phone is already unlocked (no lock screen, passcode keypad or dark screen): nothing was done.",
+    "next: the image and listing below are the screen now; go on from there.",
+  ].join("\n");
+  return {
+    content: [{ type: "text", text }, jpegPart(view.image), listingPart("listing:", view)],
+    isError: false,
+  };
 }
 
 function failed(steps: string[], acted: Acted<unknown>, ctx: ToolContext): ToolResult {

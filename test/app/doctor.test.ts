@@ -161,6 +161,39 @@ describe("doctor checks", () => {
     expect(stopped).toBe(1);
   });
 
+  it("simulated parts get simulated-rig advice, never cable, ribbon or config.txt advice", async () => {
+    const timedOut: Camera = {
+      start: async () => {},
+      grab: async () => {
+        throw new PiclawError("CAMERA_TIMEOUT", "no camera frame within 5000 ms");
+      },
+      stop: async () => {},
+    };
+    const expected = { width: 2304, height: 1296, timeoutMs: 100, what: "simulated camera" };
+    const sim = await cameraCheck(timedOut, { ...expected, simulated: true }, () => 0).run();
+    expect(sim).toMatchObject({ status: "fail", fix: expect.stringMatching(/simulator.*grabTimeoutMs/) });
+    expect(sim.fix).not.toMatch(/ribbon|config\.txt/);
+    const real = await cameraCheck(timedOut, { ...expected, what: "camera" }, () => 0).run();
+    expect(real.fix).toMatch(/ribbon cable/);
+    const missing: Camera = {
+      ...timedOut,
+      start: async () => {
+        throw new PiclawError("CAMERA_BINARY_MISSING", "bin/sim/rpicam-vid: dist/ missing");
+      },
+    };
+    const noBuild = await cameraCheck(missing, { ...expected, simulated: true }, () => 0).run();
+    expect(noBuild.fix).toMatch(/npm run build/);
+    expect(noBuild.fix).not.toMatch(/rpicam-apps/);
+
+    const unreachable = async (): Promise<never> => {
+      throw new PiclawError("MOTION_PORT", "cannot open the pty");
+    };
+    const simMotion = await motionCheck(unreachable, true).run();
+    expect(simMotion).toMatchObject({ status: "fail", fix: expect.stringMatching(/simulated board/) });
+    expect(simMotion.fix).not.toMatch(/USB|cable|power/);
+    expect((await motionCheck(unreachable).run()).fix).toMatch(/USB\/serial cable/);
+  });
+
   it("provider: no key or not configured WARNs; a live URL is OK; a dead one FAILs", async () => {
     const agent = agentConfigSchema.parse({ providers: { default: { baseUrl: "https://api.example/v1" } } });
     expect(providerBaseUrl(agent)).toBe("https://api.example/v1");

@@ -67,10 +67,67 @@ describe("phone tools on the fast rig", () => {
     expect(textOf(res)).toContain("woke the screen (pressed the side button)");
     expect(textOf(res)).toContain("unlocked");
     expect(rig.phone.truth()).toMatchObject({ locked: false, screen: "home" });
-    // Already unlocked: no keypad appears, and the answer says so without failing.
+    // Already unlocked: it looks first, says so without failing, and touches nothing.
+    const since = rig.clock.now();
     const again = await rig.call("unlock_phone");
     expect(again.isError).toBe(false);
-    expect(textOf(again)).toContain("no passcode keypad appeared");
+    expect(textOf(again)).toContain("already unlocked");
+    expect(textOf(again)).toContain("nothing was done");
+    expect(rig.phone.touchReports(since)).toEqual([]);
+  });
+
+  it("unlock_phone on an unlocked phone leaves the open app open (no swipe home)", async () => {
+    const rig = await unlocked();
+    const peek = await rig.call("peek");
+    await rig.call("tap", { bbox: row(peek, "Clock") });
+    expect(rig.phone.truth().app).toBe("clock");
+    const since = rig.clock.now();
+    const res = await rig.call("unlock_phone");
+    expect(res.isError, textOf(res)).toBe(false);
+    expect(textOf(res)).toContain("already unlocked");
+    expect(rig.phone.truth().app).toBe("clock");
+    expect(rig.phone.touchReports(since)).toEqual([]);
+  });
+
+  it("unlock_phone does not believe one stale frame: a keypad shown late is still found and used", async () => {
+    const rig = fastRig(); // awake, on the lock screen
+    // The view after the swipe is read from a frame taken before it (the lock screen), as a loaded
+    // camera can deliver; the keypad is on the phone all the same. (The fast rig's OCR reads the
+    // phone's truth, so the stale frame is simulated at the view.)
+    const vision = rig.session.vision;
+    const read = vision.fromCamera.bind(vision);
+    const views: Awaited<ReturnType<typeof read>>[] = [];
+    vision.fromCamera = async (...args) => {
+      const view = await read(...args);
+      views.push(view);
+      return views.length === 2 ? (views[0] ?? view) : view;
+    };
+    const res = await rig.call("unlock_phone");
+    expect(res.isError, textOf(res)).toBe(false);
+    expect(textOf(res)).not.toContain("no passcode keypad appeared");
+    expect(textOf(res)).toContain("unlocked (no keypad on screen any more)");
+    expect(rig.phone.truth()).toMatchObject({ locked: false, screen: "home" });
+    expect(views.length).toBeGreaterThan(2); // it looked again
+  });
+
+  it("a stale frame right after typing is not taken for a refused passcode", async () => {
+    const rig = fastRig(); // awake, on the lock screen
+    // Views: the lock screen, the keypad after the swipe, then — after typing — the keypad again
+    // from a frame that predates the last digit, although the phone is unlocked.
+    const vision = rig.session.vision;
+    const read = vision.fromCamera.bind(vision);
+    const views: Awaited<ReturnType<typeof read>>[] = [];
+    vision.fromCamera = async (...args) => {
+      const view = await read(...args);
+      views.push(view);
+      return views.length === 3 ? (views[1] ?? view) : view;
+    };
+    const res = await rig.call("unlock_phone");
+    expect(rig.phone.truth().locked).toBe(false);
+    expect(res.isError, textOf(res)).toBe(false);
+    expect(textOf(res)).not.toContain("refused");
+    expect(textOf(res)).toContain("unlocked (no keypad on screen any more)");
+    expect(views.length).toBeGreaterThan(3); // it looked again
   });
 
   it("unlock_phone without a wake step wakes the screen with a stylus tap (tap to wake)", async () => {

@@ -86,7 +86,9 @@ describe.skipIf(!hasChromium())("dashboard in headless Chromium on the simulated
   it("logs in with the token (an HttpOnly cookie, not the token) and shows a live annotated frame", async () => {
     await page.fill("#token", token);
     await page.click("#login");
-    await page.waitForSelector("#frame"); // the dashboard replaced the login form (same URL)
+    // The dashboard replaced the login form (same URL); the image stays hidden behind a placeholder
+    // until the first frame has decoded.
+    await page.waitForSelector("#frame", { state: "attached" });
     const cookies = await page.context().cookies();
     expect(cookies).toHaveLength(1);
     expect(cookies[0]).toMatchObject({ name: "piclaw_dashboard", httpOnly: true, sameSite: "Strict" });
@@ -95,6 +97,8 @@ describe.skipIf(!hasChromium())("dashboard in headless Chromium on the simulated
     expect((await fetch(`${base}/dashboard/status.json`, { headers: { cookie } })).status).toBe(200);
 
     await expect.poll(frameId, { timeout: 60_000, interval: 250 }).toBeGreaterThan(0);
+    expect(await page.isVisible("#frame")).toBe(true);
+    expect(await page.isVisible("#framePlaceholder")).toBe(false);
     const size = (await page.evaluate(`(() => {
       const img = document.getElementById("frame");
       return { w: img.naturalWidth, h: img.naturalHeight };

@@ -96,7 +96,7 @@ export async function doctorCommand(loaded: LoadedConfig, deps: DoctorCommandDep
       });
       stack = s;
       return { status: await s.motion.status(), via: s.transport };
-    }),
+    }, simulated),
     afterRig("camera", async (s) => {
       let camera: Camera;
       if (s.sim) {
@@ -124,6 +124,7 @@ export async function doctorCommand(loaded: LoadedConfig, deps: DoctorCommandDep
           height: config.camera.height,
           timeoutMs: Math.max(config.camera.startupTimeoutMs, config.camera.grabTimeoutMs),
           what,
+          simulated,
         },
         now,
       ).run();

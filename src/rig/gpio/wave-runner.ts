@@ -46,6 +46,8 @@ export class WaveRunner {
   private stopped = false;
   private holdRequested = false;
   private held = false;
+  /** Waves of this move sent so far (an underrun is a later one going out with nothing transmitting). */
+  private sentWaves = 0;
   private wake: (() => void) | null = null;
 
   constructor(
@@ -66,6 +68,7 @@ export class WaveRunner {
     this.stopped = false;
     this.held = false;
     this.holdRequested = false;
+    this.sentWaves = 0;
     const maxPulses = this.wavePulseBudget();
     this.pending = chunkPulses(plan.pulses, maxPulses).map((chunk) => ({ chunk, plan }));
     this.inFlight = [];
@@ -140,8 +143,12 @@ export class WaveRunner {
     const now = this.clock.now();
     const prev = this.inFlight.at(-1);
     const busy = this.inFlight.length > 0 && !!this.pigpio.waveTxBusy();
-    if (prev && !busy) this.log.warn("wave underrun: Node queued the next wave too late", { id });
+    // Counted by waves sent, not by `prev`: when Node wakes after *both* queued waves have ended,
+    // retireFinished() has already emptied inFlight, and that underrun went unreported.
+    if (this.sentWaves > 0 && !this.pigpio.waveTxBusy())
+      this.log.warn("wave underrun: Node queued the next wave too late", { id });
     this.pigpio.waveTxSend(id, mode);
+    this.sentWaves++;
     const startMs = prev && busy ? Math.max(now, prev.startMs + prev.chunk.durationUs / 1000) : now;
     this.inFlight.push({ ...next, id, startMs });
   }

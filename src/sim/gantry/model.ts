@@ -69,6 +69,7 @@ export class SimGantry {
   private lastSample: { xMm: number; yMm: number } | null = null;
   private timer: NodeJS.Timeout | null = null;
   private readonly log: GantryLogEntry[] = [];
+  private motionSource: (() => void) | null = null;
 
   constructor(private readonly options: SimGantryOptions) {
     this.rest = { ...options.initialPosition };
@@ -90,8 +91,18 @@ export class SimGantry {
     return this.options.clock.now();
   }
 
+  /**
+   * Register a source that books its motion lazily (the pigpio fake replays a transmitted wave after
+   * `waveTxSend` has returned, as the DMA engine does): `settle` is called before every read, so a read
+   * always sees all motion sent so far. It must tolerate being called from inside its own `move()` calls.
+   */
+  setMotionSource(settle: (() => void) | null): void {
+    this.motionSource = settle;
+  }
+
   /** The gantry's record (bounded, oldest first, copies): moves in queue order, solenoid changes. */
   motionLog(sinceMs = Number.NEGATIVE_INFINITY): GantryLogEntry[] {
+    this.motionSource?.();
     return this.log
       .filter((e) => (e.kind === "move" ? e.endMs : e.atMs) >= sinceMs)
       .map((e) => (e.kind === "move" ? { ...e, from: { ...e.from }, to: { ...e.to } } : { ...e }));
@@ -99,6 +110,7 @@ export class SimGantry {
 
   /** When all queued motion ends (≤ now when idle). */
   motionEndMs(): number {
+    this.motionSource?.();
     const last = this.segments[this.segments.length - 1];
     return last ? last.startMs + last.curve.durationMs : 0;
   }
@@ -109,6 +121,7 @@ export class SimGantry {
 
   /** True carriage position at `atMs` (default now). */
   positionAt(atMs = this.now()): BedPoint {
+    this.motionSource?.();
     for (let i = this.segments.length - 1; i >= 0; i--) {
       const s = this.segments[i];
       if (!s || s.startMs > atMs) continue;
@@ -193,6 +206,7 @@ export class SimGantry {
 
   /** Deliver every touch event due up to `upToMs`, in time order. Safe to call any time. */
   flush(upToMs: number): void {
+    this.motionSource?.();
     const sampleMs = this.options.sampleMs ?? 8;
     for (;;) {
       const next = this.contacts[0];

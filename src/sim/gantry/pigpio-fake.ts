@@ -39,6 +39,12 @@ export interface RecordedWave {
   mode: number;
   /** Clock time its first pulse went out. */
   startMs: number;
+  /**
+   * The same instant in whole µs since the fake was created, exact: a wave queued behind another starts
+   * at the previous one's `startUs + durationUs`. (Epoch milliseconds in a double resolve only 0.24 µs,
+   * too coarse to difference step intervals that are whole µs.)
+   */
+  startUs: number;
   pulses: readonly PigpioPulse[];
   durationUs: number;
   /** Rising-edge times (µs from `startMs`) per pin: the exact step trains. */
@@ -53,6 +59,8 @@ export interface PigpioRecorder {
   writes: { atMs: number; pin: number; level: 0 | 1 }[];
   /** Every rising edge on `pin` across all waves, as absolute clock times (ms). */
   risingTimesMs(pin: number): number[];
+  /** The same edges in exact whole µs since the fake was created (for step-interval arithmetic). */
+  risingTimesUs(pin: number): number[];
   /** The drivers' step counters (what the motors received, whether or not the carriage could follow). */
   motors(): MotorSteps;
   driversEnabled(): boolean;
@@ -81,6 +89,15 @@ interface TxEntry {
   record: RecordedWave;
 }
 
+/** A transmitted wave whose pulses have not been replayed onto the gantry yet. */
+interface Unplayed {
+  pulses: readonly PigpioPulse[];
+  startMs: number;
+  /** Nothing was transmitting when it was sent: the carriage/motor offset is re-read at its start. */
+  chainStart: boolean;
+  record: RecordedWave;
+}
+
 export function createPigpioFake(options: PigpioFakeOptions): PigpioFake {
   const { gantry, profile, clock } = options;
   const gpio = profile.gpio;
@@ -96,10 +113,23 @@ export function createPigpioFake(options: PigpioFakeOptions): PigpioFake {
   let nextId = 0;
   let tx: TxEntry[] = [];
   let initialized = false;
+  const originMs = clock.now();
+  const recorded: RecordedWave[] = [];
+  // pigpio's gpioWaveTxSend only points the DMA engine at the wave and returns (pigpio.h, joan2937/pigpio:
+  // it "transmits the waveform"; the SYNC modes wait in the DMA engine, not in the caller); replaying the pulses
+  // here (thousands of edges → carriage motion) costs milliseconds, tens of them on a loaded machine, and
+  // doing it inside waveTxSend made the caller's *next* send late: a gap between waves, i.e. a speed
+  // jump, that real hardware would not have. So sends are queued and replayed right after the caller's
+  // synchronous code (a microtask), or earlier when anything reads the state the replay produces.
+  const unplayed: Unplayed[] = [];
+  let settling = false;
   // Carriage minus motor position, fixed while waves chain (see executeWave); re-read at rest.
   let offset: { xMm: number; yMm: number } | null = null;
   const recorder: PigpioRecorder = {
-    waves: [],
+    get waves() {
+      settle();
+      return recorded;
+    },
     pwm: [],
     writes: [],
     risingTimesMs(pin) {
@@ -112,7 +142,19 @@ export function createPigpioFake(options: PigpioFakeOptions): PigpioFake {
       }
       return out;
     },
-    motors: () => ({ ...motors }),
+    risingTimesUs(pin) {
+      const out: number[] = [];
+      for (const w of recorder.waves) {
+        const stopUs = w.stoppedAtMs === null ? Number.POSITIVE_INFINITY : (w.stoppedAtMs - originMs) * 1000;
+        for (const us of w.rising.get(pin) ?? [])
+          if (w.startUs + us <= stopUs + 1e-3) out.push(w.startUs + us);
+      }
+      return out;
+    },
+    motors: () => {
+      settle();
+      return { ...motors };
+    },
     driversEnabled,
     initialized: () => initialized,
   };
@@ -131,6 +173,42 @@ export function createPigpioFake(options: PigpioFakeOptions): PigpioFake {
     return tx.filter((e) => e.endMs > now);
   }
 
+  /** Replay every transmitted wave not replayed yet, in send order (re-entrant calls return at once). */
+  function settle(): void {
+    if (settling) return;
+    settling = true;
+    try {
+      while (unplayed.length > 0) {
+        const next = unplayed.shift() as Unplayed;
+        replay(next);
+      }
+    } finally {
+      settling = false;
+    }
+  }
+
+  function replay(wave: Unplayed): void {
+    if (wave.chainStart || !offset) {
+      // Start of a chain: pin the carriage-minus-motors offset where this wave's motion begins.
+      const at = gantry.positionAt(Math.max(wave.startMs, gantry.motionEndMs()));
+      const motorsAt = kin.toBed(motors);
+      offset = { xMm: at.xMm - motorsAt.xMm, yMm: at.yMm - motorsAt.yMm };
+    }
+    const result = executeWave(wave.pulses, {
+      wiring,
+      profile,
+      levels,
+      motors,
+      // As the drivers are when this wave's pulses reach them (every earlier write is applied by now).
+      enabled: driversEnabled(),
+      gantry,
+      startMs: wave.startMs,
+      offset,
+    });
+    motors = result.motors;
+    for (const [pin, times] of result.rising) (wave.record.rising as Map<number, number[]>).set(pin, times);
+  }
+
   class FakeGpio implements PigpioGpio {
     static readonly INPUT = INPUT;
     static readonly OUTPUT = OUTPUT;
@@ -145,11 +223,13 @@ export function createPigpioFake(options: PigpioFakeOptions): PigpioFake {
       return this;
     }
     digitalWrite(level: 0 | 1): this {
+      settle();
       levels.set(this.pin, level);
       recorder.writes.push({ atMs: clock.now(), pin: this.pin, level });
       return this;
     }
     digitalRead(): number {
+      settle();
       return levels.get(this.pin) ?? 0;
     }
     hardwarePwmWrite(frequency: number, dutyCycle: number): this {
@@ -158,6 +238,7 @@ export function createPigpioFake(options: PigpioFakeOptions): PigpioFake {
       if (!Number.isInteger(dutyCycle) || dutyCycle < 0 || dutyCycle > 1_000_000) {
         throw new Error(`pigpio: bad hardware PWM duty ${dutyCycle}`);
       }
+      settle();
       const now = clock.now();
       recorder.pwm.push({ atMs: now, pin: this.pin, frequencyHz: frequency, duty: dutyCycle });
       if (this.pin === gpio?.pins.solenoid) gantry.setStylus(dutyCycle > 0, now);
@@ -166,6 +247,7 @@ export function createPigpioFake(options: PigpioFakeOptions): PigpioFake {
   }
 
   function stopTx(): void {
+    settle();
     const now = clock.now();
     const running = live(now);
     if (running.length === 0) return;
@@ -231,34 +313,28 @@ export function createPigpioFake(options: PigpioFakeOptions): PigpioFake {
       const now = clock.now();
       if (mode === ONE_SHOT) stopTx();
       const pending = live(now);
-      const startMs = Math.max(now, pending.at(-1)?.endMs ?? now);
-      if (pending.length === 0 || !offset) {
-        const at = gantry.positionAt(Math.max(startMs, gantry.motionEndMs()));
-        const motorsAt = kin.toBed(motors);
-        offset = { xMm: at.xMm - motorsAt.xMm, yMm: at.yMm - motorsAt.yMm };
-      }
-      const replay = executeWave(pulses, {
-        wiring,
-        profile,
-        levels,
-        motors,
-        enabled: driversEnabled(),
-        gantry,
-        startMs,
-        offset,
-      });
-      motors = replay.motors;
+      const last = pending.at(-1);
+      // Behind a transmitting wave the start is exact in µs; the clock only places a wave that starts now.
+      const startUs = last
+        ? last.record.startUs + last.record.durationUs
+        : Math.round((now - originMs) * 1000);
+      const startMs = last ? last.endMs : now;
+      let durationUs = 0;
+      for (const p of pulses) durationUs += p.usDelay;
       const record: RecordedWave = {
         id,
         mode,
         startMs,
+        startUs,
         pulses,
-        durationUs: replay.durationUs,
-        rising: replay.rising,
+        durationUs,
+        rising: new Map(),
         stoppedAtMs: null,
       };
-      recorder.waves.push(record);
-      tx = [...pending, { id, startMs, endMs: startMs + replay.durationUs / 1000, record }];
+      recorded.push(record);
+      unplayed.push({ pulses, startMs, chainStart: !last, record });
+      if (unplayed.length === 1) queueMicrotask(settle);
+      tx = [...pending, { id, startMs, endMs: startMs + durationUs / 1000, record }];
       return pulses.length;
     },
     waveTxBusy() {
@@ -278,6 +354,7 @@ export function createPigpioFake(options: PigpioFakeOptions): PigpioFake {
     },
   };
 
+  gantry.setMotionSource(settle);
   const switches: SwitchInputs = {
     limitX: () => gantry.endstops().x,
     limitY: () => gantry.endstops().y,

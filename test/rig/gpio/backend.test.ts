@@ -244,7 +244,9 @@ describe("GpioBackend safety on the pigpio fake", () => {
       await running;
       expect(distance(rig.gantry.positionAt(), target)).toBeLessThanOrEqual(HALF_STEP_MM);
       // The stop was a deceleration: across all waves, X never changed speed faster than allowed.
-      const times = rig.fake.recorder.risingTimesMs(17).map((t) => t * 1000);
+      // Exact µs: epoch milliseconds in a double resolve only 0.24 µs, and that rounding alone once
+      // turned a 77 → 79 µs interval pair (planned) into 76.75 → 79.25 and a false 13,170 mm/s².
+      const times = rig.fake.recorder.risingTimesUs(17);
       let worst = 0;
       for (let i = 2; i < times.length; i++) {
         const d1 = (times[i - 1] ?? 0) - (times[i - 2] ?? 0);

@@ -151,6 +151,54 @@ describe("pigpio fake: waves drive the simulated gantry", () => {
   });
 });
 
+describe("pigpio fake: the DMA engine runs beside the caller", () => {
+  it("waveTxSend returns before replaying the pulses; any read sees the motion", async () => {
+    const { gantry, fake } = setup();
+    let moves = 0;
+    const move = gantry.move.bind(gantry);
+    gantry.move = (...args) => {
+      moves++;
+      return move(...args);
+    };
+    send(fake, stepTrain(400, 100, 1));
+    send(fake, stepTrain(400, 100, 1), true);
+    // Replaying thousands of edges is the fake's cost, not pigpio's: it must not delay the next send.
+    expect(moves).toBe(0);
+    expect(fake.pigpio.waveTxBusy()).toBe(1);
+    await Promise.resolve();
+    expect(moves).toBeGreaterThan(0);
+    const eager = setup();
+    send(eager.fake, stepTrain(400, 100, 1));
+    // A read before the microtask replays at once (motion ends at the 400th rising edge).
+    expect(eager.gantry.motionEndMs()).toBeCloseTo(eager.clock.now() + 39.92, 6);
+  });
+
+  it("rising edges in exact µs across chained waves, where epoch milliseconds blur them", () => {
+    const { fake } = setup();
+    // Intervals alternating 77 / 79 µs, split over three SYNC waves.
+    const train = (n: number): PigpioPulse[] => {
+      const out: PigpioPulse[] = [];
+      for (let i = 0; i < n; i++) {
+        const period = i % 2 === 0 ? 77 : 79;
+        out.push(
+          { gpioOn: STEP_A, gpioOff: 0, usDelay: 4 },
+          { gpioOn: 0, gpioOff: STEP_A, usDelay: period - 4 },
+        );
+      }
+      return out;
+    };
+    send(fake, train(300));
+    send(fake, train(300), true);
+    send(fake, train(300), true);
+    const us = fake.recorder.risingTimesUs(STEP_A);
+    expect(us).toHaveLength(900);
+    for (let i = 1; i < us.length; i++) expect((us[i] ?? 0) - (us[i - 1] ?? 0)).toBe(i % 2 === 1 ? 77 : 79);
+    const ms = fake.recorder.risingTimesMs(STEP_A);
+    const blurred = ms.slice(1).filter((t, i) => ![77, 79].includes((t - (ms[i] ?? 0)) * 1000));
+    expect(blurred.length).toBeGreaterThan(0);
+  });
+});
+
 describe("pigpio fake: onoff inputs", () => {
   it("numbers inputs chip base + BCM and reads the endstops active low", () => {
     const { fake } = setup({ at: { xMm: 0.1, yMm: 50 } });
