@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from "openai";
-import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
 import type { Logger } from "../log/logger.js";
 import type { Clock } from "../util/clock.js";
 import { errorMessage, PiclawError } from "../util/errors.js";
 import type { Random } from "../util/random.js";
 import type { ProviderSettings } from "./config.js";
 import type { TokenUsage } from "./events.js";
+import type { ChatMessage, ChatToolSchema } from "./messages.js";
 import type { ToolCallRecord } from "./ports.js";
 
 /**
@@ -18,8 +18,8 @@ import type { ToolCallRecord } from "./ports.js";
  */
 
 export interface ChatRequest {
-  messages: ChatCompletionMessageParam[];
-  tools: ChatCompletionTool[];
+  messages: ChatMessage[];
+  tools: ChatToolSchema[];
   /** Aborts the request and any backoff wait (the session is being aborted). */
   signal: AbortSignal;
   /** Called before each backoff wait. */
