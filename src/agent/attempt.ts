@@ -27,6 +27,8 @@ export interface AttemptEnd {
   final: boolean;
   /** Model requests made in this attempt (bad turns included). */
   turns: number;
+  /** When the provider asked for a longer wait than we allow: the instant it allows requests again. */
+  retryAt?: number;
 }
 
 /** What lives across the attempts of one session. */
@@ -64,6 +66,8 @@ export async function runAttempt(
   const guards = new LoopGuards(config.guard);
   let badInARow = 0;
   let turn = 0;
+  /** Tool-call ids in this attempt's transcript (one window per attempt). */
+  const callIds = new Set<string>();
   const end = (status: SessionStatus, recap: string, final: boolean): AttemptEnd => ({
     status,
     recap,
@@ -112,9 +116,16 @@ export async function runAttempt(
       });
     } catch (err) {
       if (host.signal.aborted || (err instanceof PiclawError && err.code === "ABORTED")) return aborted();
-      host.log.warn("model request failed; the attempt is stuck", { attempt, err });
-      return end("STUCK", `provider failed: ${errorMessage(err)}`, false);
+      host.log.warn("model request failed; the session is stuck on the provider", { attempt, err });
+      // Final: the provider already retried this turn as often as allowed (or was told to wait
+      // longer than we will); restarting the session from the wake message would only re-send.
+      const retryAt = err instanceof PiclawError ? err.details.retryAt : undefined;
+      return {
+        ...end("STUCK", `provider failed: ${errorMessage(err)}`, true),
+        ...(typeof retryAt === "number" ? { retryAt } : {}),
+      };
     }
+    reply = { ...reply, toolCalls: uniqueCallIds(reply.toolCalls, callIds) };
     host.account(reply.usage);
     host.emit({
       type: "model_response",
@@ -238,6 +249,19 @@ async function runAction(
     result,
   });
   return result;
+}
+
+/**
+ * A provider that reuses a tool-call id (within a reply or across turns) would get a transcript
+ * it cannot pair results with, and some reject it outright: a reused id gets a `_2`, `_3`… suffix.
+ */
+export function uniqueCallIds(calls: ToolCallRecord[], seen: Set<string>): ToolCallRecord[] {
+  return calls.map((call) => {
+    let id = call.id;
+    for (let n = 2; seen.has(id); n++) id = `${call.id}_${n}`;
+    seen.add(id);
+    return id === call.id ? call : { ...call, id };
+  });
 }
 
 function noted(): ToolResult {
