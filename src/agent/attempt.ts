@@ -4,6 +4,7 @@ import type { ToolResult } from "../tools/types.js";
 import type { Clock } from "../util/clock.js";
 import { errorMessage, PiclawError } from "../util/errors.js";
 import type { BudgetHit } from "./budget.js";
+import { boundReply } from "./clip.js";
 import type { AgentConfig } from "./config.js";
 import type { AgentEvent, TokenUsage } from "./events.js";
 import { LoopGuards } from "./guards.js";
@@ -12,7 +13,7 @@ import type { ConversationWindow, SessionStatus, ToolCallRecord, ToolOutcome } f
 import type { ChatProvider, ChatReply } from "./provider.js";
 import { verdictOf } from "./result-text.js";
 import type { ToolCatalog } from "./tool-catalog.js";
-import { checkTurn, notRunResult } from "./turn-rules.js";
+import { checkTurn, notRunResult, rejectTurn } from "./turn-rules.js";
 
 /**
  * One attempt of a session: ask the model, check the turn's shape, run the action, feed the results
@@ -125,7 +126,8 @@ export async function runAttempt(
         ...(typeof retryAt === "number" ? { retryAt } : {}),
       };
     }
-    reply = { ...reply, toolCalls: uniqueCallIds(reply.toolCalls, callIds) };
+    const bounded = boundReply({ ...reply, toolCalls: uniqueCallIds(reply.toolCalls, callIds) });
+    reply = bounded.reply;
     host.account(reply.usage);
     host.emit({
       type: "model_response",
@@ -138,7 +140,9 @@ export async function runAttempt(
       finishReason: reply.finishReason,
     });
 
-    const check = checkTurn(reply.toolCalls, host.catalog.names);
+    const check = bounded.rejection
+      ? rejectTurn(bounded.rejection, "Re-issue the action with short arguments, with note.")
+      : checkTurn(reply.toolCalls, host.catalog.names);
     if (!check.ok) {
       badInARow += 1;
       window.addAssistant(reply.content, reply.toolCalls);

@@ -34,6 +34,7 @@ export function createMemory(
       stateDir: deps.stateDir,
       clock: deps.clock,
       softCapBytes: config.softCapBytes,
+      hardCapBytes: config.hardCapBytes,
       timeZone: deps.timeZone,
     }),
     skills: new SkillLibrary({

@@ -26,6 +26,8 @@ export interface MemoryStoreOptions {
   clock: Clock;
   /** memory.md size past which writes return a warning (bytes). */
   softCapBytes: number;
+  /** memory.md size a write may not grow it past (bytes); default twice the soft cap. */
+  hardCapBytes?: number;
   /** IANA zone naming the daily logs; undefined = this machine's zone. */
   timeZone?: string | undefined;
   /** Folder holding the `memory.md` / `USER.md` templates. Default: `memory/` in the project. */
@@ -39,8 +41,9 @@ export const MAX_FACT_CHARS = 4000;
  * The agent's memory as Markdown files in the state directory (see memoryPaths and memory/README.md).
  * A missing memory.md or USER.md is created from its template on first use. Every write replaces the
  * whole file atomically (temp file + rename), and writes from this process are serialised, so two
- * concurrent saves both land; the soft cap only ever produces a warning, never a refused or trimmed
- * write.
+ * concurrent saves both land; the soft cap only produces a warning. Past the hard cap a write that
+ * would grow memory.md is refused whole (PiclawError MEMORY_FULL, nothing written, never trimmed);
+ * one that shrinks it is always allowed, so the agent can make room.
  */
 export class MemoryStore implements AgentMemory {
   private readonly paths: MemoryPaths;
@@ -72,7 +75,7 @@ export class MemoryStore implements AgentMemory {
       const current = await this.readMemory();
       const base = current.replace(/\s*$/, "");
       const next = base ? `${base}\n\n${fact}\n` : `${fact}\n`;
-      return this.writeMemory(next);
+      return this.writeMemory(next, current);
     });
   }
 
@@ -93,7 +96,7 @@ export class MemoryStore implements AgentMemory {
       // Slicing, not String.replace: `$&` and friends in newText must stay literal.
       let next = current.slice(0, at) + newText + current.slice(at + oldText.length);
       if (!newText) next = next.replace(/\n{3,}/g, "\n\n");
-      return this.writeMemory(next);
+      return this.writeMemory(next, current);
     });
   }
 
@@ -133,9 +136,17 @@ export class MemoryStore implements AgentMemory {
     return zoneTime(this.options.clock.now(), this.options.timeZone);
   }
 
-  private writeMemory(next: string): { warning?: string } {
-    writeFileAtomic(this.paths.memory, next);
+  private writeMemory(next: string, current: string): { warning?: string } {
     const bytes = Buffer.byteLength(next, "utf8");
+    const hard = this.options.hardCapBytes ?? this.options.softCapBytes * 2;
+    if (bytes > hard && bytes > Buffer.byteLength(current, "utf8")) {
+      throw new PiclawError(
+        "MEMORY_FULL",
+        `memory.md would be ${bytes} bytes, over its hard cap of ${hard}: nothing was saved. Merge or remove outdated facts with update_memory (new_text may be empty), then save again.`,
+        { bytes, hardCapBytes: hard },
+      );
+    }
+    writeFileAtomic(this.paths.memory, next);
     const cap = this.options.softCapBytes;
     if (bytes <= cap) return {};
     return {

@@ -162,3 +162,37 @@ describe("duplicate tool-call ids (problem 12)", () => {
     expect(ids[0]).toBe("call_same");
   });
 });
+
+describe("bounded transcripts (problem 11)", () => {
+  it("a 5 MB content and a 5 MB argument never reach the next request; the model is told", async () => {
+    h = await harness();
+    const huge = "x".repeat(5_000_000);
+    h.server.enqueue(
+      {
+        content: huge,
+        toolCalls: [
+          { name: "note", args: { summary: "look" } },
+          { name: "peek", args: {} },
+        ],
+      },
+      {
+        toolCalls: [
+          { name: "note", args: { summary: "tap it" } },
+          { name: "tap", args: { bbox: [0.1, 0.1, 0.2, 0.2], junk: huge } },
+        ],
+      },
+      closing("DONE", "ok"),
+    );
+    const outcome = await h.runner.run(WAKE, signal());
+    expect(outcome.status).toBe("DONE");
+    const sizes = h.server.requests.map((r) => JSON.stringify(r.body).length);
+    expect(Math.max(...sizes)).toBeLessThan(100_000);
+    expect(h.phone.runs.map((r) => r.tool)).toEqual(["peek"]); // the oversized tap never ran
+    const last = JSON.stringify(h.server.requests[2]?.body.messages);
+    expect(last).toContain("clipped by PiClaw: 5000000 characters");
+    expect(last).toContain("the arguments of `tap` were 50000");
+    expect(h.ofType("bad_turn")[0]?.reason).toMatch(/over the limit of 8000/);
+    for (const e of h.ofType("model_response")) expect(JSON.stringify(e).length).toBeLessThan(20_000);
+    expect(h.transcriptIssues()).toEqual([]);
+  });
+});
