@@ -92,8 +92,9 @@ export function agentApiRoutes(deps: AgentApiDeps): Record<string, RawHandler> {
 async function streamRun(agent: AgentStack, text: string, res: ServerResponse, log: Logger): Promise<void> {
   const trigger: Trigger = { kind: "manual", text, from: "piclaw run" };
   let sessionId: string | null = null;
+  // The stream leaves the daemon redacted: the client may not know every secret (the API key).
   const line = (value: unknown) => {
-    if (!res.writableEnded) res.write(`${JSON.stringify(value)}\n`);
+    if (!res.writableEnded) res.write(`${log.redact(JSON.stringify(value))}\n`);
   };
   const unsubscribe = agent.events.on((event: AgentEvent) => {
     if (event.type === "session_start" && sessionId === null) {
