@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { abortOnSignals, type SignalSource } from "../app/commands/run-signals.js";
 import type { LoadedConfig } from "../config/load.js";
 import type { Logger } from "../log/logger.js";
 import { terminalSafe } from "../log/terminal.js";
@@ -27,6 +28,8 @@ export interface AgentCommandDeps {
   write: (text: string) => void;
   env: NodeJS.ProcessEnv;
   fetch?: typeof fetch;
+  /** SIGINT/SIGTERM for an in-process run; default `process`. */
+  signals?: SignalSource;
 }
 
 /** The daemon's base URL as seen from this machine (a wildcard bind is reached on loopback). */
@@ -119,7 +122,9 @@ export async function agentCommand(
 }
 
 async function runInProcess(text: string, loaded: LoadedConfig, deps: AgentCommandDeps): Promise<number> {
-  deps.write("no daemon running: starting the appliance in this process for one session\n");
+  deps.write(
+    "no daemon running: starting the appliance in this process for one session (Ctrl-C aborts it; piclaw abort cannot reach it)\n",
+  );
   const config = {
     ...loaded.config,
     server: { ...loaded.config.server, port: 0 },
@@ -138,11 +143,13 @@ async function runInProcess(text: string, loaded: LoadedConfig, deps: AgentComma
       const line = value ? describeRunLine(value) : null;
       if (line) deps.write(line);
     });
+    const releaseSignals = abortOnSignals((r) => agent.abort(r), deps.write, deps.signals ?? process);
     try {
       const outcome = await agent.run(text, "piclaw run");
       deps.write(describeRunLine({ type: "outcome", ...outcome }) ?? "");
       return OK_STATUSES.has(outcome.status) ? 0 : 1;
     } finally {
+      releaseSignals();
       unsubscribe();
     }
   } finally {
