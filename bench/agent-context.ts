@@ -1,7 +1,7 @@
-import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import sharp from "sharp";
 import { DEFAULT_FOLD_POLICY, type FoldPolicy, foldPolicySchema } from "../src/agent/fold.js";
 import { createLocalTools } from "../src/agent/local-tools.js";
+import type { ChatMessage } from "../src/agent/messages.js";
 import { buildSystemPrompt, buildWakeMessage } from "../src/agent/prompt.js";
 import { liveText } from "../src/agent/result-text.js";
 import { estimateMessagesTokens, estimateTextTokens } from "../src/agent/tokens.js";
@@ -64,12 +64,8 @@ export async function sampleJpegBase64(): Promise<string> {
 }
 
 /** What a transcript without superseding or folding would send (every image, every full listing). */
-function naiveMessages(
-  system: string,
-  wake: string,
-  turns: readonly ScriptedTurn[],
-): ChatCompletionMessageParam[] {
-  const out: ChatCompletionMessageParam[] = [
+function naiveMessages(system: string, wake: string, turns: readonly ScriptedTurn[]): ChatMessage[] {
+  const out: ChatMessage[] = [
     { role: "system", content: system },
     { role: "user", content: wake },
   ];

@@ -4,6 +4,7 @@ import type { ToolResult } from "../tools/types.js";
 import type { Clock } from "../util/clock.js";
 import { errorMessage, PiclawError } from "../util/errors.js";
 import type { BudgetHit } from "./budget.js";
+import { boundReply } from "./clip.js";
 import type { AgentConfig } from "./config.js";
 import type { AgentEvent, TokenUsage } from "./events.js";
 import { LoopGuards } from "./guards.js";
@@ -12,7 +13,7 @@ import type { ConversationWindow, SessionStatus, ToolCallRecord, ToolOutcome } f
 import type { ChatProvider, ChatReply } from "./provider.js";
 import { verdictOf } from "./result-text.js";
 import type { ToolCatalog } from "./tool-catalog.js";
-import { checkTurn, notRunResult } from "./turn-rules.js";
+import { checkTurn, notRunResult, rejectTurn } from "./turn-rules.js";
 
 /**
  * One attempt of a session: ask the model, check the turn's shape, run the action, feed the results
@@ -27,6 +28,8 @@ export interface AttemptEnd {
   final: boolean;
   /** Model requests made in this attempt (bad turns included). */
   turns: number;
+  /** When the provider asked for a longer wait than we allow: the instant it allows requests again. */
+  retryAt?: number;
 }
 
 /** What lives across the attempts of one session. */
@@ -64,6 +67,8 @@ export async function runAttempt(
   const guards = new LoopGuards(config.guard);
   let badInARow = 0;
   let turn = 0;
+  /** Tool-call ids in this attempt's transcript (one window per attempt). */
+  const callIds = new Set<string>();
   const end = (status: SessionStatus, recap: string, final: boolean): AttemptEnd => ({
     status,
     recap,
@@ -112,9 +117,17 @@ export async function runAttempt(
       });
     } catch (err) {
       if (host.signal.aborted || (err instanceof PiclawError && err.code === "ABORTED")) return aborted();
-      host.log.warn("model request failed; the attempt is stuck", { attempt, err });
-      return end("STUCK", `provider failed: ${errorMessage(err)}`, false);
+      host.log.warn("model request failed; the session is stuck on the provider", { attempt, err });
+      // Final: the provider already retried this turn as often as allowed (or was told to wait
+      // longer than we will); restarting the session from the wake message would only re-send.
+      const retryAt = err instanceof PiclawError ? err.details.retryAt : undefined;
+      return {
+        ...end("STUCK", `provider failed: ${errorMessage(err)}`, true),
+        ...(typeof retryAt === "number" ? { retryAt } : {}),
+      };
     }
+    const bounded = boundReply({ ...reply, toolCalls: uniqueCallIds(reply.toolCalls, callIds) });
+    reply = bounded.reply;
     host.account(reply.usage);
     host.emit({
       type: "model_response",
@@ -127,7 +140,9 @@ export async function runAttempt(
       finishReason: reply.finishReason,
     });
 
-    const check = checkTurn(reply.toolCalls, host.catalog.names);
+    const check = bounded.rejection
+      ? rejectTurn(bounded.rejection, "Re-issue the action with short arguments, with note.")
+      : checkTurn(reply.toolCalls, host.catalog.names);
     if (!check.ok) {
       badInARow += 1;
       window.addAssistant(reply.content, reply.toolCalls);
@@ -238,6 +253,19 @@ async function runAction(
     result,
   });
   return result;
+}
+
+/**
+ * A provider that reuses a tool-call id (within a reply or across turns) would get a transcript
+ * it cannot pair results with, and some reject it outright: a reused id gets a `_2`, `_3`… suffix.
+ */
+export function uniqueCallIds(calls: ToolCallRecord[], seen: Set<string>): ToolCallRecord[] {
+  return calls.map((call) => {
+    let id = call.id;
+    for (let n = 2; seen.has(id); n++) id = `${call.id}_${n}`;
+    seen.add(id);
+    return id === call.id ? call : { ...call, id };
+  });
 }
 
 function noted(): ToolResult {

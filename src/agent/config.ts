@@ -38,7 +38,9 @@ export const providerSettingsSchema = z
       .min(1000)
       .max(600_000)
       .default(120_000)
-      .describe("Timeout of one request to the provider (ms)."),
+      .describe(
+        "Deadline of one request to the provider (ms), headers and body together; a timed-out request is retried within the turn.",
+      ),
     maxRetries: z
       .number()
       .int()
@@ -46,7 +48,7 @@ export const providerSettingsSchema = z
       .max(20)
       .default(5)
       .describe(
-        "Retries of one request on 429/5xx/timeouts/connection errors before the attempt counts as STUCK.",
+        "Retries of one turn's request on 408/409/429/5xx, timeouts, connection errors and cut-off or (once) malformed replies; when they run out the session ends STUCK (no fresh attempt).",
       ),
     retryBaseMs: z
       .number()
@@ -64,7 +66,7 @@ export const providerSettingsSchema = z
       .max(600_000)
       .default(60_000)
       .describe(
-        "Longest wait before a retry (ms). A `Retry-After` asking for longer gives up at once instead of waiting.",
+        "Longest wait before a retry (ms). A `Retry-After` asking for longer ends the session STUCK at once without re-sending; no later request (of any session) is sent before the Retry-After, and a job's session schedules its follow-up job after it.",
       ),
     temperature: z
       .number()

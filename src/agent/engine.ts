@@ -227,6 +227,20 @@ export class AgentRunner implements SessionRunner {
         log,
       });
     }
+    if (last.retryAt !== undefined && wake.triggers.some((t) => t.kind === "cron")) {
+      // The provider asked for a pause longer than a turn may wait: a job's work resumes after it.
+      await scheduleFollowUp({
+        jobs: deps.jobs,
+        id: deps.config.followUpJobId,
+        minutes: Math.max(1, Math.ceil((last.retryAt - deps.clock.now()) / 60_000)),
+        nowMs: deps.clock.now(),
+        timeZone: deps.timeZone,
+        recap: last.recap,
+        wake,
+        log,
+        after: "the provider's Retry-After",
+      });
+    }
     const outcome: SessionOutcome = {
       sessionId,
       status: last.status,

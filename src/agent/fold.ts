@@ -1,5 +1,5 @@
-import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { z } from "zod";
+import type { ChatMessage } from "./messages.js";
 import type { ToolCallRecord, ToolOutcome } from "./ports.js";
 import { clip, liveText, verdictOf } from "./result-text.js";
 
@@ -154,9 +154,9 @@ export class FoldedSlots {
   }
 
   /** The slots as messages: loads first (they change least, which keeps the cached prefix longer), then the summary. */
-  messages(): ChatCompletionMessageParam[] {
+  messages(): ChatMessage[] {
     if (this.firstTurn === null) return [];
-    const out: ChatCompletionMessageParam[] = [];
+    const out: ChatMessage[] = [];
     if (this.loads.size > 0) {
       const blocks = [...this.loads.values()].map(
         (l) => `## ${l.kind === "memory" ? "memory" : "skill"}: ${l.label} (turn ${l.turn})\n${l.text}`,

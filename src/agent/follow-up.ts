@@ -16,13 +16,16 @@ export interface FollowUpRequest {
   recap: string;
   wake: WakeContext;
   log: Logger;
+  /** What the follow-up comes after, for its description and context (default "a WAIT"). */
+  after?: string;
 }
 
 export async function scheduleFollowUp(request: FollowUpRequest): Promise<boolean> {
   const { jobs, id, minutes, nowMs, timeZone, recap, wake, log } = request;
+  const after = request.after ?? "a WAIT";
   const schedule = cronAt(nowMs + minutes * 60_000, timeZone);
   const context = [
-    `Follow-up of a session that ended with WAIT. Its recap: ${recap}`,
+    `Follow-up of a session that ended after ${after}. Its recap: ${recap}`,
     "",
     "It was woken by:",
     ...wake.triggers.map(describeTrigger),
@@ -30,7 +33,7 @@ export async function scheduleFollowUp(request: FollowUpRequest): Promise<boolea
   try {
     await jobs.upsert({
       id,
-      description: `Follow up (${minutes} min after a WAIT): ${oneLine(recap, 120)}`,
+      description: `Follow up (${minutes} min after ${after}): ${oneLine(recap, 120)}`,
       type: "one-time",
       schedule,
       context,

@@ -1,5 +1,5 @@
-import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { ToolResult } from "../tools/types.js";
+import type { ChatMessage } from "./messages.js";
 
 /**
  * The seams between the agent loop and the parts built beside it (memory, skills, jobs, the
@@ -114,7 +114,7 @@ export interface FoldReport {
  */
 export interface ConversationWindow {
   /** System part + folded slots + live turns, ready for `chat.completions.create`. */
-  messages(): ChatCompletionMessageParam[];
+  messages(): ChatMessage[];
   /** The assistant message of a turn, exactly as the model sent it. */
   addAssistant(content: string | null, toolCalls: ToolCallRecord[]): void;
   /** Results for the previous assistant message's tool calls: one per call, same order. */

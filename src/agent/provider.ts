@@ -1,25 +1,27 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from "openai";
-import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
+import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { Logger } from "../log/logger.js";
 import type { Clock } from "../util/clock.js";
 import { errorMessage, PiclawError } from "../util/errors.js";
 import type { Random } from "../util/random.js";
 import type { ProviderSettings } from "./config.js";
-import type { TokenUsage } from "./events.js";
-import type { ToolCallRecord } from "./ports.js";
+import type { ChatMessage, ChatToolSchema } from "./messages.js";
+import { type ChatReply, classify, FAULT, parseReply } from "./provider-reply.js";
 
 /**
  * The model behind the agent: one chat completion with native tools. The retry policy lives here (the
- * SDK's own retries are off) so it is testable on virtual time: 429, 408, 409, 5xx, timeouts and
- * connection errors are retried with exponential backoff and jitter, honouring `Retry-After`
- * (`retry-after-ms`, seconds, or an HTTP date).
+ * SDK's own retries are off) so it is testable on virtual time: 429, 408, 409, 5xx, timeouts,
+ * connection errors, replies cut off mid-body and (once) malformed JSON are retried within the turn
+ * with exponential backoff and jitter, honouring `Retry-After` (`retry-after-ms`, seconds, or an
+ * HTTP date) — also for later requests, attempts and sessions: none is sent before the instant the
+ * provider named. Each request runs under our own deadline covering headers and body.
  */
 
 export interface ChatRequest {
-  messages: ChatCompletionMessageParam[];
-  tools: ChatCompletionTool[];
+  messages: ChatMessage[];
+  tools: ChatToolSchema[];
   /** Aborts the request and any backoff wait (the session is being aborted). */
   signal: AbortSignal;
   /** Called before each backoff wait. */
@@ -33,17 +35,14 @@ export interface RetryInfo {
   reason: string;
 }
 
-export interface ChatReply {
-  content: string | null;
-  toolCalls: ToolCallRecord[];
-  usage: TokenUsage;
-  finishReason: string | null;
-}
+export type { ChatReply } from "./provider-reply.js";
 
 /**
  * Contract: `complete` resolves with the model's reply, or throws PiclawError `ABORTED` (the signal
- * fired), `PROVIDER_UNAVAILABLE` (retries exhausted or Retry-After too long) or `PROVIDER_FAILED`
- * (a non-retryable answer such as 400/401/404). It never logs the API key.
+ * fired), `PROVIDER_UNAVAILABLE` (retries exhausted, or Retry-After longer than retryMaxMs: then
+ * `details.retryAt` is the instant the provider allows requests again) or `PROVIDER_FAILED` (a
+ * non-retryable answer such as 400/401/403/404 or a reply of the wrong shape). Messages start with
+ * `provider NAME:` exactly once. It never logs the API key.
  */
 export interface ChatProvider {
   readonly name: string;
@@ -113,13 +112,28 @@ export interface OpenAIProviderDeps {
   log: Logger;
   /** Replaces the global fetch (tests). */
   fetch?: typeof fetch;
+  /** The per-request deadline's timer; real setTimeout when absent. */
+  setTimer?: SetTimer;
 }
+
+/** A one-shot timer; injected so the deadline is testable without the wall clock. Returns a cancel. */
+export type SetTimer = (fn: () => void, ms: number) => () => void;
+
+export const realSetTimer: SetTimer = (fn, ms) => {
+  const timer = setTimeout(fn, ms);
+  return () => clearTimeout(timer);
+};
 
 export class OpenAIProvider implements ChatProvider {
   readonly model: string;
   private readonly client: OpenAI;
   /** For tool calls that arrive without an id (some local servers omit it). */
   private syntheticIds = 0;
+  /**
+   * The provider's last Retry-After as an instant (ms since epoch): no request leaves before it, in
+   * this turn, a later attempt or a later session of the same daemon.
+   */
+  private notBefore = 0;
 
   constructor(
     readonly name: string,
@@ -139,8 +153,12 @@ export class OpenAIProvider implements ChatProvider {
 
   async complete(request: ChatRequest): Promise<ChatReply> {
     const { settings, deps } = this;
+    const started = deps.clock.now();
+    const kinds: string[] = [];
+    let malformed = 0;
     for (let retry = 0; ; retry++) {
       if (request.signal.aborted) throw abortError();
+      await this.waitForRetryAfter(request.signal);
       let failure: unknown;
       try {
         return await this.once(request);
@@ -148,25 +166,31 @@ export class OpenAIProvider implements ChatProvider {
         failure = err;
       }
       if (failure instanceof APIUserAbortError || request.signal.aborted) throw abortError();
-      const verdict = classify(failure);
+      const verdict = classify(failure, SDK);
+      kinds.push(verdict.kind);
+      if (verdict.kind === "malformed reply" && ++malformed > 1) verdict.retryable = false;
       if (!verdict.retryable) {
         throw new PiclawError("PROVIDER_FAILED", `provider ${this.name}: ${verdict.reason}`, {
           status: verdict.status,
         });
       }
-      if (retry >= settings.maxRetries) {
-        throw new PiclawError(
-          "PROVIDER_UNAVAILABLE",
-          `provider ${this.name}: ${verdict.reason} (gave up after ${retry} retries)`,
-          { status: verdict.status },
+      const now = deps.clock.now();
+      const hinted = retryAfterMs(verdict.headers, now);
+      if (hinted !== null) this.notBefore = Math.max(this.notBefore, now + hinted);
+      if (hinted !== null && hinted > settings.retryMaxMs) {
+        throw this.tooLong(
+          `${verdict.reason}; asked to retry after ${Math.round(hinted / 1000)} s`,
+          verdict.status,
         );
       }
-      const hinted = retryAfterMs(verdict.headers, deps.clock.now());
-      if (hinted !== null && hinted > settings.retryMaxMs) {
+      if (retry >= settings.maxRetries) {
+        const over = Math.round((now - started) / 1000);
+        const same = kinds.every((k) => k === verdict.kind);
+        const tally = same ? `${verdict.kind} ×${kinds.length}` : `${kinds.length} failed requests`;
         throw new PiclawError(
           "PROVIDER_UNAVAILABLE",
-          `provider ${this.name}: ${verdict.reason}; asked to retry after ${Math.round(hinted / 1000)} s, longer than retryMaxMs`,
-          { status: verdict.status, retryAfterMs: hinted },
+          `provider ${this.name}: ${tally} over ${over} s (gave up after ${retry} retries; last: ${verdict.reason})`,
+          { status: verdict.status },
         );
       }
       const delayMs = hinted ?? backoffMs(retry + 1, settings.retryBaseMs, settings.retryMaxMs, deps.random);
@@ -181,81 +205,101 @@ export class OpenAIProvider implements ChatProvider {
     }
   }
 
+  /** Honour a Retry-After from an earlier request; longer than retryMaxMs ends the turn unsent. */
+  private async waitForRetryAfter(signal: AbortSignal): Promise<void> {
+    const waitMs = this.notBefore - this.deps.clock.now();
+    if (waitMs <= 0) return;
+    if (waitMs > this.settings.retryMaxMs) {
+      throw this.tooLong(`asked earlier to retry after ${new Date(this.notBefore).toISOString()}`, null);
+    }
+    await this.deps.sleep(waitMs, signal);
+  }
+
+  private tooLong(why: string, status: number | null): PiclawError {
+    const retryAfterMs = Math.max(0, this.notBefore - this.deps.clock.now());
+    return new PiclawError(
+      "PROVIDER_UNAVAILABLE",
+      `provider ${this.name}: ${why}, longer than retryMaxMs (${Math.round(this.settings.retryMaxMs / 1000)} s)`,
+      { status, retryAfterMs, retryAt: this.notBefore },
+    );
+  }
+
+  /**
+   * One request under our own deadline (`timeoutMs`), which covers the headers AND the body: the
+   * SDK's `timeout` stops at the headers and undici's body timeout is 300 s, so a provider that
+   * sends headers and stalls would otherwise hold the turn for minutes.
+   */
   private async once(request: ChatRequest): Promise<ChatReply> {
     const { settings } = this;
-    // The SDK leaves a listener on the signal it is given; a per-request controller keeps the
-    // session's long-lived signal from collecting one per turn.
+    // A per-request controller: the SDK leaves a listener on the signal it is given, and the
+    // session's long-lived signal must not collect one per turn.
     const perRequest = new AbortController();
     const forward = () => perRequest.abort(request.signal.reason);
     request.signal.addEventListener("abort", forward, { once: true });
-    const completion = await this.client.chat.completions
-      .create(
-        {
-          model: settings.model,
-          messages: request.messages,
-          tools: request.tools,
-          tool_choice: settings.toolChoice,
-          ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
-          ...(settings.maxCompletionTokens !== undefined
-            ? { max_completion_tokens: settings.maxCompletionTokens }
-            : {}),
-        },
-        { signal: perRequest.signal },
-      )
-      .finally(() => request.signal.removeEventListener("abort", forward));
-    const choice = completion.choices[0];
-    if (!choice) throw new PiclawError("PROVIDER_FAILED", `provider ${this.name}: the reply has no choices`);
-    const toolCalls: ToolCallRecord[] = [];
-    for (const call of choice.message.tool_calls ?? []) {
-      if (call.type !== "function") continue;
-      // The transcript needs a unique id per call to pair it with its result.
-      const id = call.id || `call_piclaw_${++this.syntheticIds}`;
-      toolCalls.push({ id, name: call.function.name, arguments: call.function.arguments ?? "" });
+    let timedOut = false;
+    const cancelTimer = (this.deps.setTimer ?? realSetTimer)(() => {
+      timedOut = true;
+      perRequest.abort("deadline");
+    }, settings.timeoutMs);
+    const deadline = () =>
+      new PiclawError(
+        FAULT.timeout,
+        `no complete reply within ${settings.timeoutMs / 1000} s (request timed out)`,
+      );
+    try {
+      let response: Response;
+      try {
+        response = await this.client.chat.completions
+          .create(
+            {
+              model: settings.model,
+              messages: request.messages as ChatCompletionMessageParam[],
+              tools: request.tools,
+              tool_choice: settings.toolChoice,
+              ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
+              ...(settings.maxCompletionTokens !== undefined
+                ? { max_completion_tokens: settings.maxCompletionTokens }
+                : {}),
+            },
+            { signal: perRequest.signal },
+          )
+          .asResponse();
+      } catch (err) {
+        if (timedOut) throw deadline();
+        throw err;
+      }
+      let text: string;
+      try {
+        text = await response.text();
+      } catch (err) {
+        if (timedOut) throw deadline();
+        if (request.signal.aborted) throw abortError();
+        throw new PiclawError(FAULT.cut, `the reply was cut off mid-body (${errorMessage(err)})`);
+      }
+      return parseReply(
+        text,
+        response.headers.get("content-type"),
+        () => `call_piclaw_${++this.syntheticIds}`,
+      );
+    } finally {
+      cancelTimer();
+      request.signal.removeEventListener("abort", forward);
     }
-    return {
-      content: choice.message.content ?? null,
-      toolCalls,
-      usage: {
-        prompt: completion.usage?.prompt_tokens ?? 0,
-        completion: completion.usage?.completion_tokens ?? 0,
-      },
-      finishReason: choice.finish_reason ?? null,
-    };
   }
 }
 
-interface Classified {
-  retryable: boolean;
-  reason: string;
-  status: number | null;
-  headers: Headers | undefined;
-}
-
-const RETRY_STATUS = new Set([408, 409, 429]);
-
-function classify(err: unknown): Classified {
-  if (err instanceof APIConnectionError) {
-    // APIConnectionTimeoutError is a subclass: timeouts and refused/reset connections alike.
-    return { retryable: true, reason: errorMessage(err), status: null, headers: undefined };
-  }
-  if (err instanceof APIError) {
-    const status = typeof err.status === "number" ? err.status : null;
-    const retryable = status !== null && (RETRY_STATUS.has(status) || status >= 500);
-    return {
-      retryable,
-      reason: `HTTP ${status ?? "?"}: ${firstLine(err.message)}`,
-      status,
-      headers: err.headers instanceof Headers ? err.headers : undefined,
-    };
-  }
-  if (err instanceof PiclawError)
-    return { retryable: false, reason: err.message, status: null, headers: undefined };
-  return { retryable: false, reason: errorMessage(err), status: null, headers: undefined };
-}
-
-function firstLine(text: string): string {
-  return (text.split("\n")[0] ?? "").slice(0, 300);
-}
+/** The SDK's error classes, for `classify` (which stays SDK-free). */
+const SDK = {
+  // APIConnectionTimeoutError is a subclass: timeouts and refused/reset connections alike.
+  isConnectionError: (e: unknown) => e instanceof APIConnectionError,
+  apiStatus: (e: unknown) =>
+    e instanceof APIError
+      ? {
+          status: typeof e.status === "number" ? e.status : null,
+          headers: e.headers instanceof Headers ? e.headers : undefined,
+        }
+      : null,
+};
 
 /** `retry-after-ms`, else `Retry-After` in seconds or as an HTTP date; null when absent or unreadable. */
 export function retryAfterMs(headers: Headers | undefined, nowMs: number): number | null {

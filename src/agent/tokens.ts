@@ -1,4 +1,4 @@
-import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import type { ChatMessage } from "./messages.js";
 
 /**
  * Prompt size estimates. Exact counts need the provider's tokenizer, which differs per model; the
@@ -19,7 +19,7 @@ export function estimateTextTokens(text: string): number {
 }
 
 /** Characters of text and number of images in one message (tool-call names and arguments count as text). */
-function measure(message: ChatCompletionMessageParam): { chars: number; images: number } {
+function measure(message: ChatMessage): { chars: number; images: number } {
   let chars = 0;
   let images = 0;
   const { content } = message;
@@ -42,7 +42,7 @@ function measure(message: ChatCompletionMessageParam): { chars: number; images: 
 
 /** Estimated prompt tokens of `messages` (see the module comment for the rule). */
 export function estimateMessagesTokens(
-  messages: readonly ChatCompletionMessageParam[],
+  messages: readonly ChatMessage[],
   imageTokens = DEFAULT_IMAGE_TOKENS,
 ): number {
   let total = 0;

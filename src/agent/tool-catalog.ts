@@ -1,10 +1,10 @@
-import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
 import { z } from "zod";
 import type { Logger } from "../log/logger.js";
 import type { PhoneOwner } from "../rig/owner.js";
 import { invokeTool } from "../tools/invoke.js";
 import { type AnyPhoneTool, errorResult, type ToolResult } from "../tools/types.js";
 import { type AnyLocalTool, invokeLocalTool, type LocalToolContext } from "./local-tools.js";
+import type { ChatToolSchema } from "./messages.js";
 
 /**
  * Every tool the agent may call: the phone tools (run in-process through `invokeTool` under the
@@ -39,7 +39,7 @@ export interface ToolRunContext {
 export class ToolCatalog {
   private readonly phone = new Map<string, AnyPhoneTool>();
   private readonly local = new Map<string, AnyLocalTool>();
-  private cachedSchemas: ChatCompletionFunctionTool[] | null = null;
+  private cachedSchemas: ChatToolSchema[] | null = null;
 
   constructor(phoneTools: readonly AnyPhoneTool[], localTools: readonly AnyLocalTool[]) {
     for (const tool of phoneTools) this.phone.set(tool.name, tool);
@@ -61,7 +61,7 @@ export class ToolCatalog {
   }
 
   /** The provider's `tools=[…]`, local tools first (note, end_session lead), then the phone tools. */
-  schemas(): ChatCompletionFunctionTool[] {
+  schemas(): ChatToolSchema[] {
     if (!this.cachedSchemas) {
       const all: Array<{ name: string; description: string; input: z.ZodType }> = [
         ...this.local.values(),

@@ -16,7 +16,15 @@ import type { SessionStatus, Trigger } from "./ports.js";
  *   atomically as the session goes (`running` until it ends), so a reader never sees half a file.
  * Every string is passed through `redact` before it reaches disk. Writing never throws into the loop:
  * a failing write is logged and the session goes on.
+ * Size caps (a hostile model once made a 15.7 MB events.jsonl in 4 turns): a string in an event is
+ * cut at TRACE_STRING_MAX characters; past `maxEventsBytes` only `session_end` is still written,
+ * after one `trace_truncated` line.
  */
+
+/** Longest string kept in a traced event; the rest is replaced by a marker with the original length. */
+export const TRACE_STRING_MAX = 16_384;
+/** Default cap of one session's events.jsonl. */
+export const TRACE_EVENTS_MAX_BYTES = 20 * 1024 * 1024;
 
 export type TraceStatus = SessionStatus | "running";
 
@@ -59,6 +67,8 @@ export interface TraceWriterOptions {
   /** Scrubs secrets out of a string (the daemon passes its logger's `redact`); applied to every string written. */
   redact: (text: string) => string;
   log: Logger;
+  /** Cap of one session's events.jsonl (default TRACE_EVENTS_MAX_BYTES). */
+  maxEventsBytes?: number;
 }
 
 export function sessionsDir(stateDir: string): string {
@@ -87,8 +97,14 @@ export function describeTrigger(t: Trigger): string {
   }
 }
 
+function clipString(text: string): string {
+  if (text.length <= TRACE_STRING_MAX) return text;
+  return `${text.slice(0, TRACE_STRING_MAX)}…[trace: clipped, ${text.length} characters]`;
+}
+
 function redactDeep(value: unknown, redact: (text: string) => string, depth = 0): unknown {
-  if (typeof value === "string") return redact(value);
+  // Redact before clipping: a cut must never leave half a secret behind.
+  if (typeof value === "string") return clipString(redact(value));
   if (depth > 20 || value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map((v) => redactDeep(v, redact, depth + 1));
   const out: Record<string, unknown> = {};
@@ -105,6 +121,9 @@ interface LiveSession {
   /** Turns of the attempts that ended. */
   turnsBefore: number;
   currentTurn: number;
+  /** Bytes written to events.jsonl, and whether the cap was reached. */
+  eventsBytes: number;
+  truncated: boolean;
 }
 
 export class TraceWriter {
@@ -197,15 +216,23 @@ export class TraceWriter {
       default:
         break;
     }
-    appendFileSync(
-      join(live.dir, "events.jsonl"),
-      `${JSON.stringify(redactDeep(line, this.options.redact))}\n`,
-      {
-        mode: 0o600,
-      },
-    );
+    this.append(live, event, `${JSON.stringify(redactDeep(line, this.options.redact))}\n`);
     if (summaryChanged) this.writeSummary(live);
     if (event.type === "session_end") this.sessions.delete(event.sessionId);
+  }
+
+  private append(live: LiveSession, event: AgentEvent, text: string): void {
+    const cap = this.options.maxEventsBytes ?? TRACE_EVENTS_MAX_BYTES;
+    const bytes = Buffer.byteLength(text);
+    let out = text;
+    if (event.type !== "session_end" && live.eventsBytes + bytes > cap) {
+      if (live.truncated) return;
+      live.truncated = true;
+      const marker = { type: "trace_truncated", sessionId: event.sessionId, at: event.at, maxBytes: cap };
+      out = `${JSON.stringify(marker)}\n`;
+    }
+    appendFileSync(join(live.dir, "events.jsonl"), out, { mode: 0o600 });
+    live.eventsBytes += Buffer.byteLength(out);
   }
 
   private session(event: AgentEvent): LiveSession {
@@ -217,6 +244,8 @@ export class TraceWriter {
       dir,
       turnsBefore: 0,
       currentTurn: 0,
+      eventsBytes: 0,
+      truncated: false,
       summary: {
         sessionId: event.sessionId,
         status: "running",

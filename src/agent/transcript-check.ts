@@ -1,4 +1,4 @@
-import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import type { ChatMessage } from "./messages.js";
 
 /**
  * What an OpenAI-compatible provider accepts as a transcript, as a checker the tests (and a debug
@@ -12,7 +12,7 @@ import type { ChatCompletionMessageParam } from "openai/resources/chat/completio
  * - tool call ids are unique across the transcript;
  * - the transcript does not end on an assistant message with unanswered tool calls.
  */
-export function transcriptProblems(messages: readonly ChatCompletionMessageParam[]): string[] {
+export function transcriptProblems(messages: readonly ChatMessage[]): string[] {
   const problems: string[] = [];
   if (messages[0]?.role !== "system") problems.push("message 0 is not the system message");
   for (const [i, m] of messages.entries()) {
@@ -25,9 +25,8 @@ export function transcriptProblems(messages: readonly ChatCompletionMessageParam
   const seenIds = new Set<string>();
   let i = 0;
   while (i < messages.length) {
-    const m = messages[i] as ChatCompletionMessageParam;
-    if (i > 0 && (m.role === "system" || m.role === "developer"))
-      problems.push(`message ${i}: a second ${m.role} message`);
+    const m = messages[i] as ChatMessage;
+    if (i > 0 && m.role === "system") problems.push(`message ${i}: a second ${m.role} message`);
     if (m.role === "tool") {
       problems.push(`message ${i}: a tool message that answers no preceding assistant tool call`);
       i += 1;
@@ -47,7 +46,7 @@ export function transcriptProblems(messages: readonly ChatCompletionMessageParam
     }
     let j = i + 1;
     for (; j < messages.length; j++) {
-      const t = messages[j] as ChatCompletionMessageParam;
+      const t = messages[j] as ChatMessage;
       if (t.role !== "tool") break;
       if (!expected.delete(t.tool_call_id))
         problems.push(

@@ -26,12 +26,13 @@ export function parseArguments(text: string): { ok: true; value: unknown } | { o
 
 const RULE = `Every turn must call exactly two tools: note(summary, at most ${NOTE_MAX_WORDS} words: what and why) and exactly one other tool.`;
 
+/** A rejected turn: `reason` names what was wrong, `retryHint` what to send instead. */
+export function rejectTurn(reason: string, retryHint: string): TurnCheck {
+  return { ok: false, reason, correction: `Turn rejected, nothing was run: ${reason}. ${RULE} ${retryHint}` };
+}
+
 export function checkTurn(calls: readonly ToolCallRecord[], knownTools: ReadonlySet<string>): TurnCheck {
-  const reject = (reason: string, retryHint: string): TurnCheck => ({
-    ok: false,
-    reason,
-    correction: `Turn rejected, nothing was run: ${reason}. ${RULE} ${retryHint}`,
-  });
+  const reject = rejectTurn;
   const names = calls.map((c) => c.name);
   const others = calls.filter((c) => c.name !== NOTE_TOOL);
   const notes = calls.filter((c) => c.name === NOTE_TOOL);

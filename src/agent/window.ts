@@ -1,9 +1,6 @@
-import type {
-  ChatCompletionAssistantMessageParam,
-  ChatCompletionMessageParam,
-} from "openai/resources/chat/completions";
 import { PiclawError } from "../util/errors.js";
 import { DEFAULT_FOLD_POLICY, FoldedSlots, type FoldPolicy } from "./fold.js";
+import type { ChatAssistantMessage, ChatMessage } from "./messages.js";
 import type { ConversationWindow, FoldReport, ToolCallRecord, ToolOutcome } from "./ports.js";
 import { lastImage, liveText, supersededText } from "./result-text.js";
 import { DEFAULT_IMAGE_TOKENS, estimateMessagesTokens } from "./tokens.js";
@@ -110,8 +107,8 @@ export class ContextWindow implements ConversationWindow {
     else last.after.push(text); // while calls run, `after` renders behind their results, as it must
   }
 
-  messages(): ChatCompletionMessageParam[] {
-    const out: ChatCompletionMessageParam[] = [{ role: "system", content: this.options.system }];
+  messages(): ChatMessage[] {
+    const out: ChatMessage[] = [{ role: "system", content: this.options.system }];
     for (const text of this.pinned) out.push({ role: "user", content: text });
     out.push(...this.folded.messages());
     const newest = this.newestImage();
@@ -205,7 +202,7 @@ export class ContextWindow implements ConversationWindow {
     return null;
   }
 
-  private imageMessage(data: string, caption: string): ChatCompletionMessageParam {
+  private imageMessage(data: string, caption: string): ChatMessage {
     return {
       role: "user",
       content: [
@@ -221,7 +218,7 @@ export class ContextWindow implements ConversationWindow {
     };
   }
 
-  private assistantMessage(turn: LiveTurn): ChatCompletionAssistantMessageParam {
+  private assistantMessage(turn: LiveTurn): ChatAssistantMessage {
     if (turn.calls.length === 0) return { role: "assistant", content: turn.content ?? "" };
     return {
       role: "assistant",

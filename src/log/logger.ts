@@ -1,8 +1,10 @@
 /**
  * Namespaced logger. Human-readable lines on a terminal, JSON lines otherwise (journald keeps them
  * as-is, and a `<N>` syslog prefix sets the journal priority when stdout is the journal). Secrets are
- * redacted twice: by field name (anything that looks like a token, key, passcode or password) and by
- * value (every string registered with `addSecret`, wherever it appears).
+ * redacted twice: by field name (a key ending in token, key, passcode, password…) and by value (every
+ * string registered with `addSecret`, as a whole token: longest first, so a key that contains the
+ * passcode goes whole, and never inside a longer run of digits or letters — a 4-digit passcode must
+ * not eat into a session id like `20261125-123415-4ed4`, a count or a timestamp).
  */
 
 export type LogLevel = "trace" | "debug" | "info" | "warn" | "error";
@@ -12,7 +14,12 @@ export type LogFields = Record<string, unknown>;
 const LEVELS: Record<LogLevel, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50 };
 /** syslog priorities for journald's `SyslogLevelPrefix=`. */
 const SYSLOG: Record<LogLevel, number> = { trace: 7, debug: 7, info: 6, warn: 4, error: 3 };
-const SECRET_KEY = /pass(code|word|phrase)?|secret|token|api[-_]?key|authorization|cookie|credential/i;
+/**
+ * Field names whose values are secrets. Anchored at the end so `tokens` (a count), `maxTokens` or
+ * `passcodeFrom` (where it came from) stay readable while `token`, `cliToken`, `apiKey` do not.
+ */
+const SECRET_KEY =
+  /(pass(code|word|phrase)?|secrets?|token|api[-_]?key|authorization|cookies?|credentials?|set-cookie)$/i;
 export const REDACTED = "[redacted]";
 
 export interface LogSink {
@@ -32,7 +39,23 @@ export interface LoggerOptions {
 /** Shared state of one logger tree: the options and the set of secret values to scrub. */
 class LogCore {
   readonly secrets = new Set<string>();
+  /** One regex over every secret (longest first), rebuilt when a secret is added. */
+  pattern: RegExp | null = null;
   constructor(readonly options: LoggerOptions) {}
+
+  add(value: string): void {
+    if (this.secrets.has(value)) return;
+    this.secrets.add(value);
+    const alternatives = [...this.secrets]
+      .sort((a, b) => b.length - a.length)
+      .map((secret) => {
+        const body = secret.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+        // A digits-only secret is a whole number: not inside a longer digit run. Any other secret is
+        // a whole word: not glued to a letter or digit on either side.
+        return /^\d+$/.test(secret) ? `(?<!\\d)${body}(?!\\d)` : `(?<![A-Za-z0-9])${body}(?![A-Za-z0-9])`;
+      });
+    this.pattern = new RegExp(alternatives.join("|"), "g");
+  }
 }
 
 export class Logger {
@@ -52,7 +75,7 @@ export class Logger {
 
   /** Register a secret value: it is replaced by `[redacted]` in every later message and field. */
   addSecret(value: string | undefined | null): void {
-    if (value && value.length >= 3) this.core.secrets.add(value);
+    if (value && value.length >= 3) this.core.add(value);
   }
 
   isEnabled(level: LogLevel): boolean {
@@ -102,9 +125,8 @@ export class Logger {
   }
 
   private scrubString(text: string): string {
-    let out = text;
-    for (const secret of this.core.secrets) out = out.split(secret).join(REDACTED);
-    return out;
+    const { pattern } = this.core;
+    return pattern ? text.replace(pattern, REDACTED) : text;
   }
 
   private scrubFields(value: unknown, depth: number): unknown {

@@ -24,6 +24,7 @@ export function createMemory(
       stateDir: deps.stateDir,
       clock: deps.clock,
       softCapBytes: config.softCapBytes,
+      hardCapBytes: config.hardCapBytes,
       timeZone: deps.timeZone,
       ...(deps.redact ? { redact: deps.redact } : {}),
     }),

@@ -27,6 +27,8 @@ export interface MemoryStoreOptions {
   clock: Clock;
   /** memory.md size past which writes return a warning (bytes). */
   softCapBytes: number;
+  /** memory.md size a write may not grow it past (bytes); default twice the soft cap. */
+  hardCapBytes?: number;
   /** IANA zone naming the daily logs; undefined = this machine's zone. */
   timeZone?: string | undefined;
   /** Folder holding the `memory.md` / `USER.md` templates. Default: `memory/` in the project. */
@@ -46,7 +48,9 @@ export const MAX_FACT_CHARS = 4000;
  * A missing memory.md or USER.md is created from its template on first use. Every write replaces the
  * whole file atomically (temp file + rename) under `<file>.lock` (util/locked-update.ts), and writes
  * from this process are also queued, so concurrent saves all land, from other processes too; the
- * soft cap only ever produces a warning, never a refused or trimmed write.
+ * soft cap only produces a warning. Past the hard cap a write that would grow memory.md is refused
+ * whole (PiclawError MEMORY_FULL, nothing written, never trimmed); one that shrinks it is always
+ * allowed, so the agent can make room.
  */
 export class MemoryStore implements AgentMemory {
   private readonly paths: MemoryPaths;
@@ -77,7 +81,7 @@ export class MemoryStore implements AgentMemory {
     return this.lockedMemory((current) => {
       const base = current.replace(/\s*$/, "");
       const next = base ? `${base}\n\n${fact}\n` : `${fact}\n`;
-      return this.writeMemory(next);
+      return this.writeMemory(next, current);
     });
   }
 
@@ -97,7 +101,7 @@ export class MemoryStore implements AgentMemory {
       // Slicing, not String.replace: `$&` and friends in newText must stay literal.
       let next = current.slice(0, at) + newText + current.slice(at + oldText.length);
       if (!newText) next = next.replace(/\n{3,}/g, "\n\n");
-      return this.writeMemory(next);
+      return this.writeMemory(next, current);
     });
   }
 
@@ -140,9 +144,17 @@ export class MemoryStore implements AgentMemory {
     return zoneTime(this.options.clock.now(), this.options.timeZone);
   }
 
-  private writeMemory(next: string): { warning?: string } {
-    writeFileAtomic(this.paths.memory, next);
+  private writeMemory(next: string, current: string): { warning?: string } {
     const bytes = Buffer.byteLength(next, "utf8");
+    const hard = this.options.hardCapBytes ?? this.options.softCapBytes * 2;
+    if (bytes > hard && bytes > Buffer.byteLength(current, "utf8")) {
+      throw new PiclawError(
+        "MEMORY_FULL",
+        `memory.md would be ${bytes} bytes, over its hard cap of ${hard}: nothing was saved. Merge or remove outdated facts with update_memory (new_text may be empty), then save again.`,
+        { bytes, hardCapBytes: hard },
+      );
+    }
+    writeFileAtomic(this.paths.memory, next);
     const cap = this.options.softCapBytes;
     if (bytes <= cap) return {};
     return {

@@ -134,18 +134,23 @@ describe("provider retries", () => {
     expect(h.sleeps).toEqual([12_000]);
   });
 
-  it("5xx without Retry-After backs off exponentially with jitter; exhausted retries make the attempt STUCK", async () => {
+  it("5xx without Retry-After backs off exponentially with jitter; exhausted retries end the session STUCK", async () => {
     h = await harness({ provider: { maxRetries: 3, retryBaseMs: 1000 } });
     const fail = { kind: "http", status: 500 } as const;
     h.server.enqueue(fail, fail, fail, fail, closing("DONE", "second attempt"));
     const outcome = await h.runner.run(WAKE, signal());
-    expect(outcome).toMatchObject({ status: "DONE", attempts: 2 });
+    // Issue 18: the turn was retried maxRetries times already; a fresh attempt would only re-send.
+    expect(outcome).toMatchObject({ status: "STUCK", attempts: 1 });
+    expect(h.server.requests).toHaveLength(4);
+    expect(h.server.pending).toBe(1);
     expect(h.sleeps).toHaveLength(3);
     h.sleeps.forEach((ms, i) => {
       expect(ms).toBeGreaterThanOrEqual(1000 * 2 ** i * 0.5);
       expect(ms).toBeLessThanOrEqual(1000 * 2 ** i * 1.5);
     });
-    expect(h.ofType("attempt_end")[0]?.recap).toMatch(/provider failed: .*HTTP 500.*gave up after 3 retries/);
+    expect(h.ofType("attempt_end")[0]?.recap).toMatch(
+      /provider failed: provider default: HTTP 500 ×4 over \d+ s \(gave up after 3 retries/,
+    );
   });
 
   it("a Retry-After longer than retryMaxMs gives up at once instead of waiting", async () => {

@@ -1,10 +1,10 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { type AgentConfig, agentConfigSchema } from "../../src/agent/config.js";
 import { AgentRunner, type PromptBuilder } from "../../src/agent/engine.js";
 import type { AgentEvent } from "../../src/agent/events.js";
+import type { ChatMessage } from "../../src/agent/messages.js";
 import type {
   AgentJobs,
   AgentMemory,
@@ -164,7 +164,7 @@ export class CheckedWindow implements ConversationWindow {
   private check(step: string) {
     for (const p of transcriptProblems(this.inner.messages())) this.problems.push(`${step}: ${p}`);
   }
-  messages(): ChatCompletionMessageParam[] {
+  messages(): ChatMessage[] {
     return this.inner.messages();
   }
   addAssistant(...a: Parameters<ConversationWindow["addAssistant"]>) {
@@ -279,7 +279,7 @@ export async function harness(options: HarnessOptions = {}) {
   const transcriptIssues = () => [
     ...windows.flatMap((w) => w.problems),
     ...server.requests.flatMap((r, i) =>
-      transcriptProblems(r.body.messages as ChatCompletionMessageParam[]).map((p) => `request ${i}: ${p}`),
+      transcriptProblems(r.body.messages as ChatMessage[]).map((p) => `request ${i}: ${p}`),
     ),
   ];
   return {

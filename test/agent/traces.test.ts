@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type AgentEvent, AgentEvents } from "../../src/agent/events.js";
 import { SessionStore } from "../../src/agent/session-store.js";
-import { TraceWriter } from "../../src/agent/traces.js";
+import { TRACE_STRING_MAX, TraceWriter } from "../../src/agent/traces.js";
 import { dashboardSessionSources } from "../../src/app/dashboard-sources.js";
 import { Logger } from "../../src/log/logger.js";
 import { PiclawError } from "../../src/util/errors.js";
@@ -33,6 +33,28 @@ function filesUnder(dir: string): string[] {
 }
 
 describe("TraceWriter", () => {
+  it("caps trace size: long strings are clipped, events.jsonl stops at its cap but keeps session_end", () => {
+    const writer = new TraceWriter({ stateDir, redact: (t) => t, log, maxEventsBytes: 200_000 });
+    const [start, ...rest] = session("big");
+    writer.handle(start as AgentEvent);
+    const huge = "y".repeat(5_000_000);
+    for (let turn = 1; turn <= 40; turn++) {
+      writer.handle({ type: "steer", sessionId: "big", at: T0, attempt: 1, text: huge } as AgentEvent);
+    }
+    for (const e of rest.filter((x) => x.type === "session_end")) writer.handle(e);
+    const text = readFileSync(join(stateDir, "sessions", "big", "events.jsonl"), "utf8");
+    expect(text.length).toBeLessThan(200_000 + 1000);
+    const types = text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).type);
+    expect(types).toContain("trace_truncated");
+    expect(types.at(-1)).toBe("session_end");
+    const steer = JSON.parse(text.split("\n")[1] ?? "{}");
+    expect(steer.text.length).toBeLessThan(TRACE_STRING_MAX + 100);
+    expect(steer.text).toContain("clipped, 5000000 characters");
+  });
+
   it("writes events.jsonl, the images and summary.json, with secrets redacted everywhere", async () => {
     const events = new AgentEvents();
     // The daemon hands traces its logger's redaction: every registered secret (short values ignored).

@@ -1,7 +1,7 @@
-import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { describe, expect, it } from "vitest";
 import { MEMORY_TEXT, SKILL_TEXT, scriptedSession } from "../../bench/agent-session-script.js";
 import { foldPolicySchema } from "../../src/agent/fold.js";
+import type { ChatMessage } from "../../src/agent/messages.js";
 import type { ToolOutcome } from "../../src/agent/ports.js";
 import { transcriptProblems } from "../../src/agent/transcript-check.js";
 import { ContextWindow } from "../../src/agent/window.js";
@@ -11,28 +11,28 @@ import { PiclawError } from "../../src/util/errors.js";
 const JPEG = "/9j/4AAQSkZJRgABAQ"; // stands in for a base64 JPEG: the window never decodes it
 
 /** The window must be legal after every single operation. */
-function legal(w: ContextWindow): ChatCompletionMessageParam[] {
+function legal(w: ContextWindow): ChatMessage[] {
   const messages = w.messages();
   expect(transcriptProblems(messages)).toEqual([]);
   return messages;
 }
 
-function textOf(m: ChatCompletionMessageParam): string {
+function textOf(m: ChatMessage): string {
   if (typeof m.content === "string") return m.content;
   if (!Array.isArray(m.content)) return "";
   return m.content.map((p) => (p.type === "text" ? p.text : "")).join("\n");
 }
 
 /** Every text the model reads, tool-call arguments included (a live note's summary is there). */
-function allText(ms: ChatCompletionMessageParam[]): string {
-  const calls = (m: ChatCompletionMessageParam) =>
+function allText(ms: ChatMessage[]): string {
+  const calls = (m: ChatMessage) =>
     m.role === "assistant"
       ? (m.tool_calls ?? []).map((c) => (c.type === "function" ? c.function.arguments : ""))
       : [];
   return ms.flatMap((m) => [textOf(m), ...calls(m)]).join("\n");
 }
 
-function imageCount(ms: ChatCompletionMessageParam[]): number {
+function imageCount(ms: ChatMessage[]): number {
   let n = 0;
   for (const m of ms) {
     if (Array.isArray(m.content)) n += m.content.filter((p) => p.type === "image_url").length;
@@ -122,7 +122,7 @@ describe("ContextWindow: legal transcript", () => {
     ms = legal(w);
     expect(w.turns).toBe(1);
     expect(ms.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool", "tool", "user", "user"]);
-    expect(textOf(ms.at(-1) as ChatCompletionMessageParam)).toBe("steer: use the Clock app");
+    expect(textOf(ms.at(-1) as ChatMessage)).toBe("steer: use the Clock app");
     expect(imageCount(ms.slice(-2, -1))).toBe(1); // the image comes right after the tool messages
   });
 
@@ -163,7 +163,7 @@ describe("ContextWindow: legal transcript", () => {
   });
 
   it("the checker itself catches illegal transcripts", () => {
-    const base: ChatCompletionMessageParam[] = [{ role: "system", content: "S" }];
+    const base: ChatMessage[] = [{ role: "system", content: "S" }];
     expect(
       transcriptProblems([
         ...base,
@@ -221,7 +221,7 @@ describe("ContextWindow: only the newest image is live", () => {
       '3 [text] "Timer" [0.061,0.300,0.203,0.320] 0.95',
     ]);
     expect(tools[5]).toContain('2 [icon] ""'); // the live one keeps everything
-    const last = ms.at(-1) as ChatCompletionMessageParam;
+    const last = ms.at(-1) as ChatMessage;
     expect(last.role).toBe("user");
     expect(textOf(last)).toContain("turn 3 (screenshot)");
     expect(JSON.stringify(last)).toContain(`data:image/jpeg;base64,${JPEG}`);
@@ -248,7 +248,7 @@ describe("ContextWindow: folding", () => {
     expect(w.maybeFold()?.foldedTurns).toBe(1);
     const ms = legal(w);
     expect(imageCount(ms)).toBe(1);
-    const image = ms.find((m) => m.role === "user" && Array.isArray(m.content)) as ChatCompletionMessageParam;
+    const image = ms.find((m) => m.role === "user" && Array.isArray(m.content)) as ChatMessage;
     expect(textOf(image)).toContain("Screen image from turn 1 (peek), the newest one");
     expect(textOf(image)).toContain('2 [icon] ""'); // the whole listing goes with the image
     turn(w, 4, "peek", peekResult(ROWS_A));
@@ -317,13 +317,11 @@ describe("ContextWindow: folding", () => {
     w.addUser("wake");
     runTurns(w, 30);
     const ms = legal(w);
-    const slot = textOf(ms[2] as ChatCompletionMessageParam);
+    const slot = textOf(ms[2] as ChatMessage);
     expect(slot).toContain(MEMORY_TEXT);
     expect(slot).toContain(SKILL_TEXT);
-    expect(textOf(ms[3] as ChatCompletionMessageParam)).toMatch(/^\[Turns 1–20 were folded/);
-    expect(textOf(ms[3] as ChatCompletionMessageParam)).toMatch(
-      /^3\. .*→ read_memory \(kept verbatim above\)$/m,
-    );
+    expect(textOf(ms[3] as ChatMessage)).toMatch(/^\[Turns 1–20 were folded/);
+    expect(textOf(ms[3] as ChatMessage)).toMatch(/^3\. .*→ read_memory \(kept verbatim above\)$/m);
     expect(ms[4]?.role).toBe("assistant"); // live turns follow the slots
   });
 

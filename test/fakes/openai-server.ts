@@ -29,7 +29,13 @@ export type FakeReply =
   /** Accept the request and never answer (for timeouts and aborts); the socket closes on `stop()`. */
   | { kind: "hang" }
   /** Destroy the connection without an answer (a connection error for the client). */
-  | { kind: "drop" };
+  | { kind: "drop" }
+  /** 200 headers and the first `bytes` of a reply, then silence until `stop()` (a stalled body). */
+  | { kind: "stall-body"; bytes?: number }
+  /** 200 headers and the first `bytes` of a reply, then the socket is destroyed (reset mid-body). */
+  | { kind: "cut-body"; bytes?: number }
+  /** A 2xx answer with this exact body text (malformed JSON, `null`, an SSE stream, …). */
+  | { kind: "raw"; body: string; contentType?: string; status?: number };
 
 export interface RecordedRequest {
   /** Path of the request, e.g. `/v1/chat/completions`. */
@@ -148,40 +154,62 @@ export class FakeOpenAIServer {
       case "drop":
         res.socket?.destroy();
         return;
-      default: {
-        const calls = (reply.toolCalls ?? []).map((call) => ({
-          id: call.id ?? `call_${this.nextCallId++}`,
-          type: "function",
-          function: {
-            name: call.name,
-            arguments: typeof call.args === "string" ? call.args : JSON.stringify(call.args ?? {}),
-          },
-        }));
-        const usage = reply.usage ?? { prompt: Math.ceil(requestChars / 4), completion: 20 };
-        send(res, 200, {
-          id: `chatcmpl-${this.requests.length}`,
-          object: "chat.completion",
-          created: 0,
-          model: "fake",
-          choices: [
-            {
-              index: 0,
-              finish_reason: reply.finishReason ?? (calls.length > 0 ? "tool_calls" : "stop"),
-              message: {
-                role: "assistant",
-                content: reply.content ?? null,
-                ...(calls.length > 0 ? { tool_calls: calls } : {}),
-              },
-            },
-          ],
-          usage: {
-            prompt_tokens: usage.prompt,
-            completion_tokens: usage.completion,
-            total_tokens: usage.prompt + usage.completion,
-          },
+      case "stall-body":
+      case "cut-body": {
+        const whole = JSON.stringify(this.replyBody({ content: "x".repeat(200) }, requestChars));
+        res.writeHead(200, {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(whole),
         });
+        res.write(whole.slice(0, reply.bytes ?? 20));
+        if (reply.kind === "cut-body") setImmediate(() => res.socket?.destroy());
+        else {
+          this.hanging.add(res);
+          res.on("close", () => this.hanging.delete(res));
+        }
+        return;
       }
+      case "raw":
+        res.writeHead(reply.status ?? 200, { "content-type": reply.contentType ?? "application/json" });
+        res.end(reply.body);
+        return;
+      default:
+        send(res, 200, this.replyBody(reply, requestChars));
     }
+  }
+
+  private replyBody(reply: Extract<FakeReply, { kind?: "reply" }>, requestChars: number): unknown {
+    const calls = (reply.toolCalls ?? []).map((call) => ({
+      id: call.id ?? `call_${this.nextCallId++}`,
+      type: "function",
+      function: {
+        name: call.name,
+        arguments: typeof call.args === "string" ? call.args : JSON.stringify(call.args ?? {}),
+      },
+    }));
+    const usage = reply.usage ?? { prompt: Math.ceil(requestChars / 4), completion: 20 };
+    return {
+      id: `chatcmpl-${this.requests.length}`,
+      object: "chat.completion",
+      created: 0,
+      model: "fake",
+      choices: [
+        {
+          index: 0,
+          finish_reason: reply.finishReason ?? (calls.length > 0 ? "tool_calls" : "stop"),
+          message: {
+            role: "assistant",
+            content: reply.content ?? null,
+            ...(calls.length > 0 ? { tool_calls: calls } : {}),
+          },
+        },
+      ],
+      usage: {
+        prompt_tokens: usage.prompt,
+        completion_tokens: usage.completion,
+        total_tokens: usage.prompt + usage.completion,
+      },
+    };
   }
 }
 

@@ -56,6 +56,29 @@ describe("logger", () => {
     expect(rec.err.message).toBe("bad passcode [redacted]");
   });
 
+  it("redacts whole tokens, longest secret first, and leaves ids, numbers and counts alone", () => {
+    const { log, lines } = capture();
+    log.addSecret("1234");
+    log.addSecret("sk-hostile-0123456789");
+    log.info("session 20261125-123415-4ed4 ended", {
+      sessionId: "20261125-123415-4ed4",
+      tokens: { prompt: 1234, completion: 20 },
+      maxTokens: 12345,
+      bytes: "512340",
+      echo: "provider said: bad key sk-hostile-0123456789 (passcode 1234, code:1234)",
+      token: "abc",
+    });
+    const rec = JSON.parse(lines[0] ?? "{}");
+    expect(rec.msg).toBe("session 20261125-123415-4ed4 ended");
+    expect(rec.sessionId).toBe("20261125-123415-4ed4");
+    expect(rec.tokens).toEqual({ prompt: 1234, completion: 20 });
+    expect(rec.maxTokens).toBe(12345);
+    expect(rec.bytes).toBe("512340");
+    expect(rec.echo).toBe("provider said: bad key [redacted] (passcode [redacted], code:[redacted])");
+    expect(rec.token).toBe("[redacted]");
+    expect(log.redact("x1234y 1234")).toBe("x[redacted]y [redacted]");
+  });
+
   it("prints human lines and a syslog priority prefix for journald", () => {
     const human = capture({ format: "human" });
     human.log.warn("disk low", { freeMb: 12 });

@@ -31,7 +31,10 @@ const doc = (name: string, description: string, body = "1. Do the thing.\n") =>
 describe("SkillLibrary", () => {
   it("indexes the bundled skills, each with a valid front matter and a body", async () => {
     const stateDir = tempDir();
-    const { skills } = createMemory({ softCapBytes: 8192 }, { stateDir, clock: new ManualClock() });
+    const { skills } = createMemory(
+      { softCapBytes: 8192, hardCapBytes: 16_384 },
+      { stateDir, clock: new ManualClock() },
+    );
     const scan = await skills.scan();
     expect(scan.problems).toEqual([]);
     expect(scan.skills.map((s) => s.name)).toEqual(["cron", "im", "open-app", "screen-layout", "unlock"]);

@@ -14,7 +14,9 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function store(options: { softCapBytes?: number; timeZone?: string; clock?: ManualClock } = {}) {
+function store(
+  options: { softCapBytes?: number; hardCapBytes?: number; timeZone?: string; clock?: ManualClock } = {},
+) {
   const stateDir = mkdtempSync(join(tmpdir(), "piclaw-memory-"));
   dirs.push(stateDir);
   const clock = options.clock ?? new ManualClock(Date.UTC(2026, 2, 14, 23, 30));
@@ -22,6 +24,7 @@ function store(options: { softCapBytes?: number; timeZone?: string; clock?: Manu
     stateDir,
     clock,
     softCapBytes: options.softCapBytes ?? 8192,
+    ...(options.hardCapBytes !== undefined ? { hardCapBytes: options.hardCapBytes } : {}),
     timeZone: options.timeZone ?? "UTC",
   });
   return { stateDir, clock, memory };
@@ -74,6 +77,29 @@ describe("MemoryStore", () => {
     expect(last).toMatch(/memory\.md is \d+ bytes, past its soft cap of 600/);
     expect(Buffer.byteLength(text)).toBeGreaterThan(600);
     expect((await memory.updateMemory("Fact number 0", "Fact zero")).warning).toMatch(/soft cap/);
+  });
+
+  it("refuses a save past the hard cap whole, with a clear message; a shrinking update still works", async () => {
+    const { memory } = store({ softCapBytes: 600, hardCapBytes: 1024 });
+    const fact = (i: number) => `Fact number ${i}: ${"x".repeat(80)}.`;
+    let refused: unknown = null;
+    let saved = 0;
+    for (let i = 0; i < 25 && !refused; i++) {
+      try {
+        await memory.saveMemory(fact(i));
+        saved += 1;
+      } catch (err) {
+        refused = err;
+      }
+    }
+    expect(refused).toMatchObject({ code: "MEMORY_FULL" });
+    expect((refused as Error).message).toMatch(/over its hard cap of 1024: nothing was saved/);
+    const text = await memory.readMemory();
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(1024);
+    expect(text).not.toContain(fact(saved)); // not trimmed in: absent
+    await memory.updateMemory(fact(0), "");
+    await memory.saveMemory(fact(saved));
+    expect(await memory.readMemory()).toContain(fact(saved));
   });
 
   it("keeps every concurrent save (writes are serialised)", async () => {
@@ -133,7 +159,8 @@ describe("MemoryStore", () => {
 
 describe("memory config", () => {
   it("defaults to an 8 KB soft cap; the time zone is the appliance's (top-level `timeZone`)", () => {
-    expect(memoryConfigSchema.parse({})).toEqual({ softCapBytes: 8192 });
+    expect(memoryConfigSchema.parse({})).toEqual({ softCapBytes: 8192, hardCapBytes: 16_384 });
+    expect(memoryConfigSchema.safeParse({ softCapBytes: 8192, hardCapBytes: 4096 }).success).toBe(false);
     expect(() => memoryConfigSchema.parse({ timeZone: "Europe/Berlin" })).toThrow();
   });
 

@@ -1,11 +1,13 @@
 import { readFileSync } from "node:fs";
 import { localBaseUrl } from "../../http/server.js";
 import type { Logger } from "../../log/logger.js";
+import { terminalSafe } from "../../log/terminal.js";
 import type { Clock } from "../../util/clock.js";
 import { errorMessage, PiclawError } from "../../util/errors.js";
 import { cliTokenPath, runLine } from "../agent-api.js";
 import type { LoadedConfig } from "../config/load.js";
 import { Daemon } from "../daemon.js";
+import { abortOnSignals, type SignalSource } from "./run-signals.js";
 
 /**
  * `piclaw run "task"` and `piclaw say "text"`. Both talk to the running daemon over its agent API
@@ -20,6 +22,8 @@ export interface AgentCommandDeps {
   write: (text: string) => void;
   env: NodeJS.ProcessEnv;
   fetch?: typeof fetch;
+  /** SIGINT/SIGTERM for an in-process run; default `process`. */
+  signals?: SignalSource;
 }
 
 /** The daemon's base URL as seen from this machine (a wildcard bind is reached on loopback). */
@@ -35,23 +39,28 @@ function cliToken(loaded: LoadedConfig): string | null {
   }
 }
 
-/** One NDJSON line of `/api/agent/run` as a person reads it (null = print nothing). */
+/**
+ * One NDJSON line of `/api/agent/run` as a person reads it (null = print nothing). Every field is
+ * printed through `terminalSafe` (issue 18: model text must not drive the terminal nor print a fake
+ * outcome line); an outcome line comes only from the `outcome` event.
+ */
 export function describeRunLine(value: Record<string, unknown>): string | null {
+  const f = (v: unknown) => terminalSafe(String(v));
   switch (value.type) {
     case "started":
-      return `session ${String(value.sessionId)} (${String(value.model)})\n`;
+      return `session ${f(value.sessionId)} (${f(value.model)})\n`;
     case "note":
-      return `  ${String(value.turn).padStart(3)}  ${String(value.summary)}\n`;
+      return `  ${f(value.turn).padStart(3)}  ${f(value.summary)}\n`;
     case "tool":
-      return value.isError ? `       ${String(value.name)} failed\n` : null;
+      return value.isError ? `       ${f(value.name)} failed\n` : null;
     case "retry":
-      return `       provider retry in ${Math.round(Number(value.delayMs) / 1000)} s: ${String(value.reason)}\n`;
+      return `       provider retry in ${Math.round(Number(value.delayMs) / 1000)} s: ${f(value.reason)}\n`;
     case "attempt_end":
-      return value.status === "STUCK" ? `       attempt ${String(value.attempt)} STUCK\n` : null;
+      return value.status === "STUCK" ? `       attempt ${f(value.attempt)} STUCK\n` : null;
     case "outcome":
-      return `${String(value.status)}: ${String(value.recap)}\n`;
+      return `${f(value.status)}: ${f(value.recap)}\n`;
     case "error":
-      return `error: ${String(value.message)}\n`;
+      return `error: ${f(value.message)}\n`;
     default:
       return null;
   }
@@ -65,6 +74,10 @@ export async function agentCommand(
   loaded: LoadedConfig,
   deps: AgentCommandDeps,
 ): Promise<number> {
+  // Everything printed goes through the same redactor as the logs (secrets the CLI knows; the daemon
+  // redacts its stream with all of its own before sending).
+  const rawWrite = deps.write;
+  deps = { ...deps, write: (t) => rawWrite(deps.log.redact(t)) };
   if (command !== "abort" && !text?.trim())
     throw new PiclawError("USAGE", `piclaw ${command} needs the text in quotes, e.g. piclaw ${command} "…"`);
   const doFetch = deps.fetch ?? fetch;
@@ -103,7 +116,9 @@ export async function agentCommand(
 }
 
 async function runInProcess(text: string, loaded: LoadedConfig, deps: AgentCommandDeps): Promise<number> {
-  deps.write("no daemon running: starting the appliance in this process for one session\n");
+  deps.write(
+    "no daemon running: starting the appliance in this process for one session (Ctrl-C aborts it; piclaw abort cannot reach it)\n",
+  );
   const config = {
     ...loaded.config,
     server: { ...loaded.config.server, port: 0 },
@@ -122,11 +137,13 @@ async function runInProcess(text: string, loaded: LoadedConfig, deps: AgentComma
       const line = value ? describeRunLine(value) : null;
       if (line) deps.write(line);
     });
+    const releaseSignals = abortOnSignals((r) => agent.abort(r), deps.write, deps.signals ?? process);
     try {
       const outcome = await agent.run(text, "piclaw run");
       deps.write(describeRunLine({ type: "outcome", ...outcome }) ?? "");
       return OK_STATUSES.has(outcome.status) ? 0 : 1;
     } finally {
+      releaseSignals();
       unsubscribe();
     }
   } finally {
