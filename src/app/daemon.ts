@@ -85,7 +85,7 @@ export class Daemon {
     // Relative paths in the config (the rig profile) are relative to the config file.
     const baseDir = this.loaded.path ? dirname(this.loaded.path) : process.cwd();
     // `rig.backend`: the simulated rig, or the real one (GRBL on serial / GPIO on pigpio, no simulator).
-    const stack = createRigStack(config, { clock: this.clock, log: this.log, cwd: baseDir });
+    const stack = createRigStack(config, { clock: this.clock, log: this.log, cwd: baseDir, stateDir });
     this.stack = stack;
     await stack.start();
     const rig = stack.sim;

@@ -14,7 +14,7 @@ import { systemClock } from "../../src/util/clock.js";
 import { PiclawError } from "../../src/util/errors.js";
 import { projectRoot } from "../../src/util/paths.js";
 import { FakeNotifier } from "../fakes/notifier.js";
-import { captureLog, worldConfig } from "./hardware-world.js";
+import { captureLog, seedParkedRecord, worldConfig } from "./hardware-world.js";
 
 /**
  * How a real rig's start fails: at once, with a PiclawError whose message starts with the config key
@@ -86,6 +86,7 @@ describe("rig.backend: hardware start failures", () => {
       log,
       eeprom: eepromConfiguredFor(world.profile), // a board its owner configured
     });
+    seedParkedRecord(stateDir, world.profile); // and confirmed the carriage at park
     try {
       const config = worldConfig(stateDir, {
         rig: { backend: "hardware", serialPath: link.devicePath },

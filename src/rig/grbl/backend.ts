@@ -2,13 +2,14 @@ import type { Logger } from "../../log/logger.js";
 import { PiclawError } from "../../util/errors.js";
 import type { MotionBackend, MotionStatus, MotionStep } from "../motion.js";
 import type { RigProfile } from "../profile.js";
-import { CRITICAL_ALARMS, grblAlarm, grblAlarmMeaning } from "./codes.js";
-import { type BoardFacts, greetBoard } from "./handshake.js";
+import { grblAlarm, grblAlarmMeaning } from "./codes.js";
+import { type BoardFacts, greetBoard, writeSettings } from "./handshake.js";
 import { findPortByUsbId, listSerialPorts, type OpenPort, openSerialPort, type PortListing } from "./port.js";
-import { BARRIER, programToGcode } from "./program.js";
-import { type GrblStatusReport, gnum, motionState, workPosition, type Xyz } from "./protocol.js";
-import { type AlarmState, recoverCritical, resetNow } from "./recovery.js";
-import { establishOrigin } from "./referencing.js";
+import { PositionKeeper, type PositionStore } from "./position-record.js";
+import { programToGcode } from "./program.js";
+import { type GrblStatusReport, motionState, workPosition, type Xyz } from "./protocol.js";
+import { type AlarmState, alarmError, alarmState, recoverCritical, resetNow } from "./recovery.js";
+import { establishOrigin, parkCarriage } from "./referencing.js";
 import { ProgramRunner } from "./runner.js";
 import { disconnectedError, GrblSession } from "./session.js";
 import { settingsMismatchError } from "./settings.js";
@@ -25,6 +26,12 @@ export interface GrblBackendOptions {
   /** Lists ports for USB id detection (default: `SerialPort.list()`). */
   listPorts?: () => Promise<PortListing[]>;
   timings?: Partial<GrblTimings>;
+  /**
+   * Where the carriage was last seen and whether the last stop parked cleanly (position-record.ts).
+   * With it, a parked-origin rig references on start only when the record vouches for the carriage;
+   * without it, `reference()` declares the park spot unconditionally (tests, a simulated fresh world).
+   */
+  positions?: PositionStore;
 }
 
 /**
@@ -54,6 +61,9 @@ export class GrblBackend implements MotionBackend {
   private connecting: GrblSession | null = null;
 
   private readonly runner: ProgramRunner;
+  private readonly keeper: PositionKeeper | null;
+  /** The origin policy passed on this connection (or the operator confirmed the carriage at park). */
+  private originTrusted = false;
 
   constructor(private readonly options: GrblBackendOptions) {
     this.runner = new ProgramRunner(options.profile, () => this.timings, options.log, {
@@ -65,6 +75,7 @@ export class GrblBackend implements MotionBackend {
       },
       session: () => this.session,
     });
+    this.keeper = options.positions ? new PositionKeeper(options.positions, options.profile) : null;
   }
 
   async start(): Promise<void> {
@@ -102,12 +113,9 @@ export class GrblBackend implements MotionBackend {
           notDone.push(`lift (M5): ${err.message}`),
         );
         if (this.referenced && !notDone.length) {
-          const { park } = this.options.profile;
           const parkMs = left() - 300;
           await within(
-            s
-              .command(`G0 X${gnum(park.xMm)} Y${gnum(park.yMm)}`, parkMs)
-              .then(() => s.command(BARRIER, parkMs)),
+            parkCarriage(s, this.options.profile, parkMs, this.keeper, this.report?.mpos),
             parkMs,
             "park",
           ).catch(async (err: Error) => {
@@ -137,15 +145,40 @@ export class GrblBackend implements MotionBackend {
     const s = this.live();
     const { profile } = this.options;
     const t = this.timings;
+    const alarmSeen = this.alarm?.code ?? null;
     if (this.alarm?.critical) await recoverCritical(s, this.alarm, this.timings);
     else if (this.alarm || this.report?.state === "Alarm") await s.softReset(t.resetWaitMs);
     this.alarm = null;
     if (this.board?.mismatches.length) throw settingsMismatchError(this.board.mismatches);
+    if (this.board && !profile.homing.endstops && !this.originTrusted)
+      this.keeper?.vouch(this.board, alarmSeen);
     await establishOrigin(s, profile, t);
+    this.originTrusted = true;
     this.referenced = true;
     this.alarm = null;
-    await this.poll(s);
-    this.options.log.info("referenced", { homing: profile.homing.endstops, position: this.position() });
+    await s.status(t.replyTimeoutMs);
+    this.options.log.info("referenced", {
+      homing: profile.homing.endstops,
+      position: workPosition(this.report, this.wco),
+    });
+  }
+
+  /**
+   * The operator confirmed that the carriage is at park (`piclaw rig reference --parked`): reference
+   * there whatever the position record says, and record it as cleanly parked.
+   */
+  async confirmParked(): Promise<void> {
+    this.originTrusted = true;
+    await this.reference();
+    this.keeper?.parked(this.report?.mpos);
+  }
+
+  /** Write `$N=V` lines to a GRBL board, then read it again (`piclaw rig settings --apply`). */
+  async writeSettings(lines: readonly string[]): Promise<BoardFacts> {
+    const { profile, log } = this.options;
+    const facts = await writeSettings(this.live(), lines, profile, this.timings.commandTimeoutMs, log);
+    this.board = { ...facts, bannerOnOpen: this.board?.bannerOnOpen ?? false };
+    return this.board;
   }
 
   /** What the board said on connect: build, settings, mismatches with the profile (null before). */
@@ -162,10 +195,11 @@ export class GrblBackend implements MotionBackend {
   async status(): Promise<MotionStatus> {
     const s = this.session;
     // A board in a critical alarm answers no `?` until reset: report what we know without waiting.
-    if (s && !s.isClosed && !this.alarm?.critical) await this.poll(s).catch(() => undefined);
+    if (s && !s.isClosed && !this.alarm?.critical)
+      await s.status(this.timings.replyTimeoutMs).catch(() => undefined);
     return {
       state: this.state(),
-      position: this.position(),
+      position: workPosition(this.report, this.wco),
       stylusDown: this.stylusDown,
       referenced: this.referenced,
       ...(this.alarm ? { alarm: { ...this.alarm } } : {}),
@@ -225,13 +259,14 @@ export class GrblBackend implements MotionBackend {
 
   private async execute(program: readonly MotionStep[], signal?: AbortSignal): Promise<void> {
     const s = this.live();
-    if (this.alarm) throw this.alarmError();
+    if (this.alarm) throw alarmError(this.alarm);
     if (this.board?.mismatches.length) throw settingsMismatchError(this.board.mismatches);
     if (!this.referenced) {
       throw new PiclawError("MOTION_NOT_REFERENCED", "the machine origin is unknown: call reference() first");
     }
     if (signal?.aborted) throw new PiclawError("MOTION_ABORTED", "the program was aborted before it started");
     const lines = programToGcode(program, this.options.profile);
+    this.keeper?.beforeMotion(this.report?.mpos);
     await this.runner.run(s, lines, signal);
   }
 
@@ -241,25 +276,10 @@ export class GrblBackend implements MotionBackend {
     return s;
   }
 
-  private alarmError(): PiclawError {
-    const code = Number(this.alarm?.code.replace(/^ALARM:/, ""));
-    return Number.isFinite(code)
-      ? grblAlarm(code)
-      : new PiclawError("MOTION_ALARM", this.alarm?.message ?? "");
-  }
-
   private state(): MotionStatus["state"] {
     if (!this.session || this.session.isClosed) return "disconnected";
     if (this.alarm) return "alarm";
     return motionState(this.report, this.runner.active);
-  }
-
-  private position(): { xMm: number; yMm: number } {
-    return workPosition(this.report, this.wco);
-  }
-
-  private async poll(s: GrblSession): Promise<void> {
-    await s.status(this.timings.replyTimeoutMs);
   }
 
   private stopTimers(): void {
@@ -289,6 +309,8 @@ export class GrblBackend implements MotionBackend {
     );
     s.attach();
     this.connecting = s;
+    this.originTrusted = false;
+    this.keeper?.connected();
     this.referenced = false;
     this.alarm = null;
     this.report = null;
@@ -315,16 +337,8 @@ export class GrblBackend implements MotionBackend {
     if (!this.ours(s)) return;
     const err = grblAlarm(code);
     this.options.log.error("GRBL alarm", { code, meaning: grblAlarmMeaning(code) });
-    this.alarm = {
-      code: `ALARM:${code}`,
-      message: grblAlarmMeaning(code),
-      critical: CRITICAL_ALARMS.has(code),
-      atMs: Date.now(),
-    };
-    this.referenced = false;
-    this.stylusDown = false;
-    this.runner.fail(err);
-    s.streamer.clear(err);
+    this.alarm = alarmState(code);
+    this.forget(s, err);
   }
 
   private onBanner(s: GrblSession, text: string, fluidnc: boolean): void {
@@ -334,7 +348,11 @@ export class GrblBackend implements MotionBackend {
     this.fluidnc = fluidnc;
     this.options.log.debug("GRBL banner", { text });
     // The board (re)started: its buffers, offsets and spindle are reset, its origin is not to be trusted.
-    const err = new PiclawError("MOTION_RESET", "the GRBL board reset");
+    this.forget(s, new PiclawError("MOTION_RESET", "the GRBL board reset"));
+  }
+
+  /** The board dropped everything (alarm, reset): no origin, stylus up, the program and queue fail. */
+  private forget(s: GrblSession, err: PiclawError): void {
     this.referenced = false;
     this.stylusDown = false;
     this.runner.fail(err);

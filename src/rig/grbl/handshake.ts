@@ -99,3 +99,19 @@ export async function greetBoard(
     log.error("GRBL settings differ from the profile: motion refused", { mismatches: facts.mismatches });
   return facts;
 }
+
+/**
+ * Write `$N=V` lines (`piclaw rig settings --apply`) one at a time, each acknowledged before the next
+ * (GRBL writes EEPROM synchronously and refuses while moving), then read the board again.
+ */
+export async function writeSettings(
+  s: GrblSession,
+  lines: readonly string[],
+  profile: RigProfile,
+  timeoutMs: number,
+  log: Logger,
+): Promise<Omit<BoardFacts, "bannerOnOpen">> {
+  for (const line of lines) await s.command(line, timeoutMs);
+  log.info("GRBL settings written", { lines });
+  return readBoard(s, profile, false, timeoutMs, log);
+}

@@ -1,4 +1,5 @@
 import { PiclawError } from "../../util/errors.js";
+import { CRITICAL_ALARMS, grblAlarm, grblAlarmMeaning } from "./codes.js";
 import type { GrblSession } from "./session.js";
 import { type GrblTimings, sleep } from "./timings.js";
 
@@ -8,6 +9,22 @@ export interface AlarmState {
   message: string;
   critical: boolean;
   atMs: number;
+}
+
+/** The state an `ALARM:code` leaves, stamped now (ALARM:1/2 are critical: see `recoverCritical`). */
+export function alarmState(code: number): AlarmState {
+  return {
+    code: `ALARM:${code}`,
+    message: grblAlarmMeaning(code),
+    critical: CRITICAL_ALARMS.has(code),
+    atMs: Date.now(),
+  };
+}
+
+/** The error that refuses motion while `alarm` stands. */
+export function alarmError(alarm: AlarmState): PiclawError {
+  const code = Number(alarm.code.replace(/^ALARM:/, ""));
+  return Number.isFinite(code) ? grblAlarm(code) : new PiclawError("MOTION_ALARM", alarm.message);
 }
 
 /**

@@ -1,5 +1,7 @@
 import type { RigProfile } from "../profile.js";
-import { gnum } from "./protocol.js";
+import type { PositionKeeper } from "./position-record.js";
+import { BARRIER } from "./program.js";
+import { gnum, type Xyz } from "./protocol.js";
 import type { GrblSession } from "./session.js";
 import type { GrblTimings } from "./timings.js";
 
@@ -26,4 +28,22 @@ export async function establishOrigin(s: GrblSession, profile: RigProfile, t: Gr
     await s.command("G21 G90 G94", t.commandTimeoutMs);
     await s.command(`G92 X${gnum(profile.park.xMm)} Y${gnum(profile.park.yMm)}`, t.commandTimeoutMs);
   }
+}
+
+/**
+ * Travel to `park` and wait until the carriage is there (the barrier), within `ms` per command; the
+ * position record is marked "moving" before and "cleanly parked" (with GRBL's MPos there) after.
+ */
+export async function parkCarriage(
+  s: GrblSession,
+  profile: RigProfile,
+  ms: number,
+  keeper: PositionKeeper | null,
+  mpos: Xyz | undefined,
+): Promise<void> {
+  keeper?.beforeMotion(mpos);
+  await s.command(`G0 X${gnum(profile.park.xMm)} Y${gnum(profile.park.yMm)}`, ms);
+  await s.command(BARRIER, ms);
+  const there = await s.status(ms);
+  keeper?.parked(there.mpos);
 }
