@@ -30,6 +30,11 @@ export interface HardwareRigDeps extends RigStackDeps {
    * spot unconditionally, which only a test whose world starts at park may rely on.
    */
   stateDir?: string;
+  /**
+   * Aborted when the daemon was asked to stop: a start in progress then ends before it connects or
+   * references (RIG_START_ABORTED), stopping what it had started, instead of moving after the stop.
+   */
+  signal?: AbortSignal;
 }
 
 /** The GRBL driver's position record (last machine position, clean park or not) in the state dir. */
@@ -74,9 +79,17 @@ export class HardwareRigStack implements RigStack {
     this.backend = backend;
     const motion = new MotionController(backend, profile, deps.log.child("motion"));
     try {
+      aborted(deps.signal);
       await motion.start();
+      aborted(deps.signal);
       await motion.reference();
+      aborted(deps.signal);
     } catch (err) {
+      if (err instanceof PiclawError && err.code === "RIG_START_ABORTED") {
+        await motion.stop().catch(() => undefined);
+        this.backend = null;
+        throw err;
+      }
       await backend.stop().catch(() => undefined);
       this.backend = null;
       throw profile.backend === "grbl"
@@ -201,4 +214,10 @@ export function grblBackendFor(
     ...(deps.stateDir !== undefined ? { positions: filePositionStore(grblPositionPath(deps.stateDir)) } : {}),
   });
   return { backend, transport };
+}
+
+/** Throws RIG_START_ABORTED once `signal` is aborted (a stop was requested during the start). */
+function aborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted)
+    throw new PiclawError("RIG_START_ABORTED", "the rig start was abandoned: the daemon is stopping");
 }
