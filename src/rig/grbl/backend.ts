@@ -2,7 +2,7 @@ import type { Logger } from "../../log/logger.js";
 import { PiclawError } from "../../util/errors.js";
 import type { MotionBackend, MotionStatus, MotionStep } from "../motion.js";
 import type { RigProfile } from "../profile.js";
-import { grblAlarm, grblAlarmMeaning } from "./codes.js";
+import { grblAlarm } from "./codes.js";
 import { type BoardFacts, greetBoard, writeSettings } from "./handshake.js";
 import { findPortByUsbId, listSerialPorts, type OpenPort, openSerialPort, type PortListing } from "./port.js";
 import { PositionKeeper, type PositionStore } from "./position-record.js";
@@ -59,7 +59,6 @@ export class GrblBackend implements MotionBackend {
   private fluidnc = false;
   /** A session still handshaking: not usable for motion yet, but its events count. */
   private connecting: GrblSession | null = null;
-
   private readonly runner: ProgramRunner;
   private readonly keeper: PositionKeeper | null;
   /** The origin policy passed on this connection (or the operator confirmed the carriage at park). */
@@ -335,10 +334,9 @@ export class GrblBackend implements MotionBackend {
 
   private onAlarm(s: GrblSession, code: number): void {
     if (!this.ours(s)) return;
-    const err = grblAlarm(code);
-    this.options.log.error("GRBL alarm", { code, meaning: grblAlarmMeaning(code) });
     this.alarm = alarmState(code);
-    this.forget(s, err);
+    this.options.log.error("GRBL alarm", { code, meaning: this.alarm.message });
+    this.forget(s, grblAlarm(code));
   }
 
   private onBanner(s: GrblSession, text: string, fluidnc: boolean): void {
