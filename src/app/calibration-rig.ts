@@ -90,7 +90,12 @@ export async function startHardwareCalibrationRig(
     for (const fn of stops.splice(0).reverse()) await fn().catch(() => undefined);
   };
   try {
-    const stack = new HardwareRigStack(config, { clock: deps.clock, log: deps.log, cwd: deps.cwd });
+    const stack = new HardwareRigStack(config, {
+      clock: deps.clock,
+      log: deps.log,
+      cwd: deps.cwd,
+      stateDir: deps.stateDir,
+    });
     await stack.start().catch((err: unknown) => {
       throw busy(err, "rig.serialPath", "RIG_SERIAL_FAILED");
     });

@@ -24,6 +24,9 @@ export async function main(argv: string[]): Promise<number> {
       width: { type: "string" },
       height: { type: "string" },
       check: { type: "boolean" },
+      apply: { type: "boolean" },
+      yes: { type: "boolean" },
+      parked: { type: "boolean" },
       label: { type: "string" },
       id: { type: "string" },
       schedule: { type: "string" },
@@ -130,6 +133,25 @@ export async function main(argv: string[]): Promise<number> {
       );
       log.addSecret(loaded.config.sim.phone.passcode);
       return agentCommand(command, sub, loaded, { clock: systemClock, log, write, env: process.env });
+    }
+    case "rig": {
+      const loaded = await load();
+      const [{ rigCommand }, { localBaseUrl }] = await Promise.all([
+        import("./commands/rig.js"),
+        import("../http/server.js"),
+      ]);
+      const { host, port } = loaded.config.server;
+      const url = port === 0 ? null : `${localBaseUrl(host, port)}/healthz`;
+      return rigCommand(sub, values, loaded, {
+        log: processLogger("warn", "auto", process.env, process.stderr),
+        write,
+        daemonRunning: async () =>
+          url !== null &&
+          (await fetch(url, { signal: AbortSignal.timeout(1000) }).then(
+            (r) => r.ok,
+            () => false,
+          )),
+      });
     }
     case "version":
       write(`${packageVersion()}\n`);

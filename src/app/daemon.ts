@@ -32,6 +32,9 @@ import { Watchdog, watchdogPingIntervalMs } from "./watchdog.js";
  */
 export class Daemon {
   private stack: RigStack | null = null;
+  private readonly stopRequest = new AbortController();
+  /** The rig's start while it runs: a stop waits for it to give up before tearing down. */
+  private rigStarting: Promise<void> | null = null;
   private http: HttpService | null = null;
   private control: SimControlServer | null = null;
   private mcp: McpEndpoint | null = null;
@@ -108,9 +111,16 @@ export class Daemon {
     // Relative paths in the config (the rig profile) are relative to the config file.
     const baseDir = this.loaded.path ? dirname(this.loaded.path) : process.cwd();
     // `rig.backend`: the simulated rig, or the real one (GRBL on serial / GPIO on pigpio, no simulator).
-    const stack = createRigStack(config, { clock: this.clock, log: this.log, cwd: baseDir });
+    const stack = createRigStack(config, {
+      clock: this.clock,
+      log: this.log,
+      cwd: baseDir,
+      stateDir,
+      signal: this.stopRequest.signal,
+    });
     this.stack = stack;
-    await stack.start();
+    this.rigStarting = stack.start();
+    await this.rigStarting;
     const rig = stack.sim;
 
     if (rig) {
@@ -273,6 +283,9 @@ export class Daemon {
   }
 
   async stop(): Promise<void> {
+    // A start still in progress must not connect or reference the rig after this (issue 14 item 6).
+    this.stopRequest.abort();
+    await this.rigStarting?.catch(() => undefined);
     this.log.info("stopping");
     this.readiness.set("stopping");
     await this.notifier?.notify({ STOPPING: "1", STATUS: "stopping" });

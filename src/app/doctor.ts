@@ -190,6 +190,18 @@ export function motionCheck(
       try {
         ({ status, via } = await probe());
       } catch (err) {
+        // The GRBL driver's own refusals: the board answered, but motion is refused until the owner acts.
+        const code = err instanceof PiclawError ? err.code : "";
+        if (code === "MOTION_SETTINGS_MISMATCH")
+          return fail(
+            errorMessage(err),
+            "stop the service, then `piclaw rig settings` shows the diff and `piclaw rig settings --apply` writes the profile's values",
+          );
+        if (code === "MOTION_ORIGIN_UNCONFIRMED")
+          return fail(
+            errorMessage(err),
+            "stop the service, move the carriage to park, then `piclaw rig reference --parked`",
+          );
         return fail(
           `back-end unreachable: ${errorMessage(err)}`,
           simulated

@@ -1,10 +1,12 @@
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { MotionController } from "../rig/controller.js";
 import { GpioBackend } from "../rig/gpio/backend.js";
 import { findGpioChipBase } from "../rig/gpio/chip-base.js";
 import { loadOnoff, loadPigpio } from "../rig/gpio/loader.js";
 import type { OnoffLike, PigpioLike } from "../rig/gpio/pigpio-types.js";
 import { GrblBackend } from "../rig/grbl/index.js";
+import { filePositionStore } from "../rig/grbl/position-record.js";
 import type { MotionBackend } from "../rig/motion.js";
 import { type RigProfile, resolveRigProfile } from "../rig/profile.js";
 import { IPHONE_61, type PhoneGeometry } from "../shared/phone-model.js";
@@ -22,6 +24,22 @@ export type GpioModulesLoader = () => Promise<{ pigpio: PigpioLike; onoff: Onoff
 export interface HardwareRigDeps extends RigStackDeps {
   /** Default: the real pigpio + onoff modules and the sysfs chip base (a Pi Zero–4). */
   loadGpio?: GpioModulesLoader;
+  /**
+   * The state dir: a GRBL rig keeps its position record there (`grblPositionPath`) and references on
+   * start only when that record vouches for the carriage. Without it a GRBL start declares the park
+   * spot unconditionally, which only a test whose world starts at park may rely on.
+   */
+  stateDir?: string;
+  /**
+   * Aborted when the daemon was asked to stop: a start in progress then ends before it connects or
+   * references (RIG_START_ABORTED), stopping what it had started, instead of moving after the stop.
+   */
+  signal?: AbortSignal;
+}
+
+/** The GRBL driver's position record (last machine position, clean park or not) in the state dir. */
+export function grblPositionPath(stateDir: string): string {
+  return join(stateDir, "rig", "grbl-position.json");
 }
 
 const loadRealGpio: GpioModulesLoader = async () => {
@@ -61,13 +79,21 @@ export class HardwareRigStack implements RigStack {
     this.backend = backend;
     const motion = new MotionController(backend, profile, deps.log.child("motion"));
     try {
+      aborted(deps.signal);
       await motion.start();
+      aborted(deps.signal);
       await motion.reference();
+      aborted(deps.signal);
     } catch (err) {
+      if (err instanceof PiclawError && err.code === "RIG_START_ABORTED") {
+        await motion.stop().catch(() => undefined);
+        this.backend = null;
+        throw err;
+      }
       await backend.stop().catch(() => undefined);
       this.backend = null;
       throw profile.backend === "grbl"
-        ? keyed(err, this.serialKey(), "RIG_SERIAL_FAILED")
+        ? keyed(err, serialKey(this.config), "RIG_SERIAL_FAILED")
         : keyed(err, "rig.profile", "RIG_GPIO_FAILED");
     }
     this.motionInstance = motion;
@@ -99,39 +125,10 @@ export class HardwareRigStack implements RigStack {
     return PHONE_MODELS[this.config.phone.model];
   }
 
-  /** The key that chose the serial device: the config's, else the profile's. */
-  private serialKey(): string {
-    return this.config.rig.serialPath === undefined
-      ? "rig.serialPath (or the profile's serial.*)"
-      : "rig.serialPath";
-  }
-
   private grblBackend(profile: RigProfile): GrblBackend {
-    const { rig } = this.config;
-    const path = rig.serialPath ?? profile.serial?.path;
-    if (path !== undefined && !existsSync(path)) {
-      throw new PiclawError(
-        "RIG_SERIAL_MISSING",
-        `${this.serialKey()}: no serial device at ${path}. Is the GRBL/FluidNC board plugged in and powered? ` +
-          "Set rig.serialPath to its device (see `ls /dev/serial/by-id/`).",
-        { key: "rig.serialPath", path },
-      );
-    }
-    const baudRate = rig.baudRate ?? profile.serial?.baudRate ?? 115_200;
-    // The profile carries the baud rate the driver opens the port with: the config's wins.
-    const withSerial: RigProfile = {
-      ...profile,
-      serial: { usbIds: [], ...profile.serial, baudRate, ...(path !== undefined ? { path } : {}) },
-    };
-    this.transport =
-      path !== undefined
-        ? `serial ${path} at ${baudRate} baud`
-        : `serial port found by USB id [${(profile.serial?.usbIds ?? []).join(", ")}] at ${baudRate} baud`;
-    return new GrblBackend({
-      profile: withSerial,
-      log: this.deps.log.child("motion"),
-      ...(path !== undefined ? { path } : {}),
-    });
+    const { backend, transport } = grblBackendFor(this.config, profile, this.deps);
+    this.transport = transport;
+    return backend;
   }
 
   private async gpioBackend(profile: RigProfile): Promise<GpioBackend> {
@@ -171,4 +168,56 @@ function keyed(err: unknown, key: string, fallbackCode: string): PiclawError {
   const code = err instanceof PiclawError ? err.code : fallbackCode;
   const details = err instanceof PiclawError ? err.details : undefined;
   return new PiclawError(code, `${key}: ${errorMessage(err)}`, { ...(details ?? {}), key }, { cause: err });
+}
+
+/** The key that chose the serial device: the config's, else the profile's. */
+function serialKey(config: PiclawConfig): string {
+  return config.rig.serialPath === undefined
+    ? "rig.serialPath (or the profile's serial.*)"
+    : "rig.serialPath";
+}
+
+/**
+ * The GRBL driver for the configured board (not started): the device from `rig.serialPath` or the
+ * profile, the config's baud rate, and the position record in `deps.stateDir`. Throws RIG_SERIAL_MISSING
+ * naming the key when the device is not there. Shared by the rig stack and `piclaw rig`.
+ */
+export function grblBackendFor(
+  config: PiclawConfig,
+  profile: RigProfile,
+  deps: { log: HardwareRigDeps["log"]; stateDir?: string },
+): { backend: GrblBackend; transport: string } {
+  const { rig } = config;
+  const path = rig.serialPath ?? profile.serial?.path;
+  if (path !== undefined && !existsSync(path)) {
+    throw new PiclawError(
+      "RIG_SERIAL_MISSING",
+      `${serialKey(config)}: no serial device at ${path}. Is the GRBL/FluidNC board plugged in and powered? ` +
+        "Set rig.serialPath to its device (see `ls /dev/serial/by-id/`).",
+      { key: "rig.serialPath", path },
+    );
+  }
+  const baudRate = rig.baudRate ?? profile.serial?.baudRate ?? 115_200;
+  // The profile carries the baud rate the driver opens the port with: the config's wins.
+  const withSerial: RigProfile = {
+    ...profile,
+    serial: { usbIds: [], ...profile.serial, baudRate, ...(path !== undefined ? { path } : {}) },
+  };
+  const transport =
+    path !== undefined
+      ? `serial ${path} at ${baudRate} baud`
+      : `serial port found by USB id [${(profile.serial?.usbIds ?? []).join(", ")}] at ${baudRate} baud`;
+  const backend = new GrblBackend({
+    profile: withSerial,
+    log: deps.log.child("motion"),
+    ...(path !== undefined ? { path } : {}),
+    ...(deps.stateDir !== undefined ? { positions: filePositionStore(grblPositionPath(deps.stateDir)) } : {}),
+  });
+  return { backend, transport };
+}
+
+/** Throws RIG_START_ABORTED once `signal` is aborted (a stop was requested during the start). */
+function aborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted)
+    throw new PiclawError("RIG_START_ABORTED", "the rig start was abandoned: the daemon is stopping");
 }

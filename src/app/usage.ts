@@ -49,6 +49,12 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   doctor: `  doctor                    check camera, motion, calibration, models, state dir, disk, provider, clock
                             (OK/WARN/FAIL with a fix per line; exit 1 on any FAIL)
 `,
+  rig: `  rig settings              compare the GRBL board's $$ settings with the rig profile (key, board, expected)
+      --apply               save the board's settings to the state dir, then write the profile's
+      --yes                 do not ask before writing
+  rig reference --parked    the carriage is at the park spot: reference there (after a crash or a new board)
+                            (both need the serial port: stop the daemon first)
+`,
   version: `  version                   print the version
 `,
 };

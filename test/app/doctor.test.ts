@@ -17,6 +17,7 @@ import {
   stateDirCheck,
 } from "../../src/app/doctor.js";
 import type { Camera } from "../../src/camera/camera.js";
+import { settingsMismatchError } from "../../src/rig/grbl/settings.js";
 import { PiclawError } from "../../src/util/errors.js";
 import { sampleBundle } from "./doctor-fixtures.js";
 
@@ -137,6 +138,19 @@ describe("doctor checks", () => {
     })).run();
     expect(alarm.detail).toContain("ALARM:1: hard limit");
     expect((await motionCheck(async () => ({ status, via: "serial" })).run()).status).toBe("ok");
+    // The GRBL settings check (issue 14): the same list the driver refuses with, and the command to fix it.
+    const settings = await motionCheck(async () => {
+      throw settingsMismatchError([{ key: "$100", board: "250", expected: "80", meaning: "X steps/mm" }]);
+    }).run();
+    expect(settings).toMatchObject({
+      status: "fail",
+      fix: expect.stringContaining("piclaw rig settings --apply"),
+    });
+    expect(settings.detail).toContain("$100=250 (expected 80");
+    const origin = await motionCheck(async () => {
+      throw new PiclawError("MOTION_ORIGIN_UNCONFIRMED", "where the carriage is cannot be vouched for");
+    }).run();
+    expect(origin.fix).toContain("piclaw rig reference --parked");
   });
 
   it("camera: a missing rpicam binary FAILs with the install fix, and the camera is stopped either way", async () => {

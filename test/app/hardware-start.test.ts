@@ -14,7 +14,7 @@ import { systemClock } from "../../src/util/clock.js";
 import { PiclawError } from "../../src/util/errors.js";
 import { projectRoot } from "../../src/util/paths.js";
 import { FakeNotifier } from "../fakes/notifier.js";
-import { captureLog, worldConfig } from "./hardware-world.js";
+import { captureLog, seedParkedRecord, worldConfig } from "./hardware-world.js";
 
 /**
  * How a real rig's start fails: at once, with a PiclawError whose message starts with the config key
@@ -75,6 +75,45 @@ describe("rig.backend: hardware start failures", () => {
     expect(err.message).toMatch(/^rig\.profile: /);
   });
 
+  it("a stop during the start: the back-end does not reference or move afterwards (issue 14 item 6)", async () => {
+    const stateDir = tempDir();
+    const log = captureLog([]);
+    const world = SimRig.fromConfig(worldConfig(stateDir), { clock: systemClock, log, cwd: process.cwd() });
+    await world.start();
+    const link = await startSimGrblLink({
+      gantry: world.gantry,
+      profile: world.profile,
+      log,
+      eeprom: eepromConfiguredFor(world.profile),
+    });
+    seedParkedRecord(stateDir, world.profile);
+    try {
+      const config = worldConfig(stateDir, { rig: { backend: "hardware", serialPath: link.devicePath } });
+      const notifier = new FakeNotifier();
+      const daemon = new Daemon({ config, path: null, stateDir }, log, systemClock, {}, notifier);
+      const started = daemon.start().then(
+        () => null,
+        (e: unknown) => e,
+      );
+      // SIGTERM while the driver is still in its handshake with the board.
+      const t0 = Date.now();
+      while (!link.sim.stats.lines.includes("$I")) {
+        if (Date.now() - t0 > 10_000) throw new Error("no handshake");
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      await daemon.stop();
+      const err = await started;
+      expect(err).toMatchObject({ code: "RIG_START_ABORTED" });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(link.sim.stats.lines.filter((l) => /^(G92|G0|G1|\$X)/.test(l))).toEqual([]);
+      expect(world.gantry.motionLog().filter((e) => e.kind === "move")).toEqual([]);
+      expect(notifier.lines()).not.toContain("READY=1");
+    } finally {
+      await link.stop();
+      await world.stop();
+    }
+  }, 60_000);
+
   it("a missing camera program fails start naming camera.vidBinary, after the rig came up", async () => {
     const stateDir = tempDir();
     const log = captureLog([]);
@@ -86,6 +125,7 @@ describe("rig.backend: hardware start failures", () => {
       log,
       eeprom: eepromConfiguredFor(world.profile), // a board its owner configured
     });
+    seedParkedRecord(stateDir, world.profile); // and confirmed the carriage at park
     try {
       const config = worldConfig(stateDir, {
         rig: { backend: "hardware", serialPath: link.devicePath },

@@ -5,8 +5,11 @@ import type { Client } from "@modelcontextprotocol/client";
 import { parseConfig } from "../../src/app/config/load.js";
 import type { PiclawConfig } from "../../src/app/config/schema.js";
 import { Daemon } from "../../src/app/daemon.js";
+import { grblPositionPath } from "../../src/app/hardware-rig-stack.js";
 import { writeBundle } from "../../src/calibration/bundle.js";
 import { Logger } from "../../src/log/logger.js";
+import { filePositionStore, PositionKeeper } from "../../src/rig/grbl/position-record.js";
+import type { RigProfile } from "../../src/rig/profile.js";
 import { SimControlServer } from "../../src/sim/control.js";
 import { eepromConfiguredFor } from "../../src/sim/gantry/grbl-eeprom.js";
 import { type SimGrblLink, startSimGrblLink } from "../../src/sim/gantry/grbl-link.js";
@@ -40,6 +43,14 @@ export interface HardwareDaemon {
 }
 
 export const PASSCODE = "482916";
+
+/**
+ * The position record an owner's `piclaw rig reference --parked` leaves: the simulated board powers up
+ * with the carriage at park and MPos 0,0, so a start may reference there.
+ */
+export function seedParkedRecord(stateDir: string, profile: RigProfile): void {
+  new PositionKeeper(filePositionStore(grblPositionPath(stateDir)), profile).parked({ x: 0, y: 0 });
+}
 
 /** The config both sides share; `rig` and the daemon-only sections come from `extra`. */
 export function worldConfig(stateDir: string, extra: Record<string, unknown> = {}): PiclawConfig {
@@ -91,6 +102,7 @@ export async function startHardwareDaemon(extra: Record<string, unknown> = {}): 
       eeprom: eepromConfiguredFor(world.profile), // a board its owner configured
     });
     cleanups.push(() => link.stop());
+    seedParkedRecord(stateDir, world.profile); // and confirmed the carriage at park
     const control = new SimControlServer(world, worldLog);
     const socket = await control.start(join(stateDir, "world.sock"));
     cleanups.push(() => control.stop());

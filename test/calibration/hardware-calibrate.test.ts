@@ -12,7 +12,7 @@ import { type SimGrblLink, startSimGrblLink } from "../../src/sim/gantry/grbl-li
 import { SimRig } from "../../src/sim/rig.js";
 import { systemClock } from "../../src/util/clock.js";
 import { PiclawError } from "../../src/util/errors.js";
-import { captureLog, worldConfig } from "../app/hardware-world.js";
+import { captureLog, seedParkedRecord, worldConfig } from "../app/hardware-world.js";
 import { PageClient } from "../bridge/helpers.js";
 
 /**
@@ -41,6 +41,7 @@ async function startWorld(): Promise<World> {
     log,
     eeprom: eepromConfiguredFor(world.profile), // a board its owner configured
   });
+  seedParkedRecord(stateDir, world.profile); // and confirmed the carriage at park
   const control = new SimControlServer(world, log);
   const socket = await control.start(join(stateDir, "world.sock"));
   return {

@@ -88,7 +88,7 @@ export async function doctorCommand(loaded: LoadedConfig, deps: DoctorCommandDep
     ),
     diskSpaceCheck(stateDir, deps.diskSpace ?? statfsSpace, config.service.doctor),
     motionCheck(async () => {
-      const s = createRigStack(config, { clock, log: log.child("rig"), cwd: baseDir });
+      const s = createRigStack(config, { clock, log: log.child("rig"), cwd: baseDir, stateDir });
       // Only a started rig is handed on: a half-started one (no profile, no port) has nothing to ask.
       await s.start().catch(async (err: unknown) => {
         await s.stop().catch(() => undefined);

@@ -1,6 +1,6 @@
 import { processLogger } from "../../log/logger.js";
 import { systemClock } from "../../util/clock.js";
-import { PiclawError } from "../../util/errors.js";
+import { errorMessage, PiclawError } from "../../util/errors.js";
 import type { LoadedConfig } from "../config/load.js";
 import { Daemon } from "../daemon.js";
 
@@ -33,6 +33,8 @@ export async function runDaemon(loaded: LoadedConfig): Promise<number> {
       shutdown("uncaughtException", 1);
     });
     daemon.start().catch((err) => {
+      // A signal during start: the shutdown under way ends the process with its own code.
+      if (stopping) return log.info("start abandoned: stop was requested", { err: errorMessage(err) });
       log.error("start failed", { err, code: err instanceof PiclawError ? err.code : undefined });
       shutdown("start failed", 1);
     });

@@ -2,36 +2,18 @@ import type { Logger } from "../../log/logger.js";
 import { PiclawError } from "../../util/errors.js";
 import type { MotionBackend, MotionStatus, MotionStep } from "../motion.js";
 import type { RigProfile } from "../profile.js";
-import { CRITICAL_ALARMS, grblAlarm, grblAlarmMeaning } from "./codes.js";
-import { type BoardFacts, readBoard } from "./handshake.js";
+import { grblAlarm } from "./codes.js";
+import { type BoardFacts, greetBoard, writeSettings } from "./handshake.js";
 import { findPortByUsbId, listSerialPorts, type OpenPort, openSerialPort, type PortListing } from "./port.js";
-import { BARRIER, programToGcode } from "./program.js";
-import { type GrblStatusReport, gnum, motionState, workPosition, type Xyz } from "./protocol.js";
+import { PositionKeeper, type PositionStore } from "./position-record.js";
+import { programToGcode } from "./program.js";
+import { type GrblStatusReport, motionState, workPosition, type Xyz } from "./protocol.js";
+import { type AlarmState, alarmError, alarmState, recoverCritical, resetNow } from "./recovery.js";
+import { establishOrigin, parkCarriage } from "./referencing.js";
+import { ProgramRunner } from "./runner.js";
 import { disconnectedError, GrblSession } from "./session.js";
 import { settingsMismatchError } from "./settings.js";
-
-/** Timings of the GRBL back-end; defaults suit a real board, tests shorten them. */
-export interface GrblTimings {
-  /** How long to wait for the power-on banner after opening the port before sending a soft reset. */
-  bannerWaitMs: number;
-  /** How long a board may take to print its banner after a soft reset. */
-  resetWaitMs: number;
-  /** Status report (`?`) period while a program runs. */
-  statusPollMs: number;
-  /** Reply timeout for handshake queries and `status()`. */
-  replyTimeoutMs: number;
-  /** Reconnect backoff after the port vanished: first delay, doubling up to the maximum. */
-  reconnectMinMs: number;
-  reconnectMaxMs: number;
-  /** Reply timeout of every non-streamed command (handshake, reference, M5, park). */
-  commandTimeoutMs: number;
-  /** How long `$H` may take. */
-  homingTimeoutMs: number;
-  /** Wait after ALARM:1/2 before resetting: GRBL ignores a reset that comes sooner (~500 ms). */
-  criticalResetDelayMs: number;
-  /** `stop()` and `halt()` return within this, whatever the board does. */
-  stopBudgetMs: number;
-}
+import { DEFAULT_TIMINGS, type GrblTimings, within } from "./timings.js";
 
 /** Constructor options of `GrblBackend`. */
 export interface GrblBackendOptions {
@@ -44,38 +26,12 @@ export interface GrblBackendOptions {
   /** Lists ports for USB id detection (default: `SerialPort.list()`). */
   listPorts?: () => Promise<PortListing[]>;
   timings?: Partial<GrblTimings>;
-}
-
-const DEFAULT_TIMINGS: GrblTimings = {
-  bannerWaitMs: 2500,
-  resetWaitMs: 3000,
-  statusPollMs: 150,
-  replyTimeoutMs: 1000,
-  reconnectMinMs: 250,
-  reconnectMaxMs: 5000,
-  commandTimeoutMs: 2000,
-  homingTimeoutMs: 60_000,
-  criticalResetDelayMs: 600,
-  stopBudgetMs: 1900,
-};
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
-
-/** Settle `p` within `ms`, or reject with MOTION_TIMEOUT naming `what`. */
-function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new PiclawError("MOTION_TIMEOUT", `${what}: no answer within ${Math.round(ms)} ms`)),
-      Math.max(0, ms),
-    );
-  });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** The program currently executing: how to end it early. */
-interface ActiveRun {
-  fail(err: Error): void;
+  /**
+   * Where the carriage was last seen and whether the last stop parked cleanly (position-record.ts).
+   * With it, a parked-origin rig references on start only when the record vouches for the carriage;
+   * without it, `reference()` declares the park spot unconditionally (tests, a simulated fresh world).
+   */
+  positions?: PositionStore;
 }
 
 /**
@@ -89,25 +45,37 @@ export class GrblBackend implements MotionBackend {
   private timings: GrblTimings = DEFAULT_TIMINGS;
   private session: GrblSession | null = null;
   private referenced = false;
-  private alarm: { code: string; message: string; critical: boolean; atMs: number } | null = null;
+  private alarm: AlarmState | null = null;
   private board: BoardFacts | null = null;
   /** What the last `stop()` or `halt()` could not do (empty: everything was done). */
   notDone: readonly string[] = [];
   private report: GrblStatusReport | null = null;
   private wco: Xyz = { x: 0, y: 0, z: 0 };
   private stylusDown = false;
-  private current: ActiveRun | null = null;
   private chain: Promise<void> = Promise.resolve();
-  private pollTimer: NodeJS.Timeout | null = null;
-  private watchdog: NodeJS.Timeout | null = null;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private reconnectDelayMs = 0;
   private stopping = false;
   private fluidnc = false;
   /** A session still handshaking: not usable for motion yet, but its events count. */
   private connecting: GrblSession | null = null;
+  private readonly runner: ProgramRunner;
+  private readonly keeper: PositionKeeper | null;
+  /** The origin policy passed on this connection (or the operator confirmed the carriage at park). */
+  private originTrusted = false;
 
-  constructor(private readonly options: GrblBackendOptions) {}
+  constructor(private readonly options: GrblBackendOptions) {
+    this.runner = new ProgramRunner(options.profile, () => this.timings, options.log, {
+      setStylus: (down) => {
+        this.stylusDown = down;
+      },
+      lostOrigin: () => {
+        this.referenced = false;
+      },
+      session: () => this.session,
+    });
+    this.keeper = options.positions ? new PositionKeeper(options.positions, options.profile) : null;
+  }
 
   async start(): Promise<void> {
     this.timings = { ...DEFAULT_TIMINGS, ...this.options.timings };
@@ -128,8 +96,8 @@ export class GrblBackend implements MotionBackend {
     this.stopping = true;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.reconnectTimer = null;
-    const wasRunning = this.current !== null;
-    this.current?.fail(new PiclawError("MOTION_STOPPED", "the motion back-end is stopping"));
+    const wasRunning = this.runner.active;
+    this.runner.fail(new PiclawError("MOTION_STOPPED", "the motion back-end is stopping"));
     const s = this.session;
     if (!s || s.isClosed) notDone.push("lift and park: the serial port is gone");
     else {
@@ -144,12 +112,9 @@ export class GrblBackend implements MotionBackend {
           notDone.push(`lift (M5): ${err.message}`),
         );
         if (this.referenced && !notDone.length) {
-          const { park } = this.options.profile;
           const parkMs = left() - 300;
           await within(
-            s
-              .command(`G0 X${gnum(park.xMm)} Y${gnum(park.yMm)}`, parkMs)
-              .then(() => s.command(BARRIER, parkMs)),
+            parkCarriage(s, this.options.profile, parkMs, this.keeper, this.report?.mpos),
             parkMs,
             "park",
           ).catch(async (err: Error) => {
@@ -179,30 +144,40 @@ export class GrblBackend implements MotionBackend {
     const s = this.live();
     const { profile } = this.options;
     const t = this.timings;
-    if (this.alarm?.critical) await this.recoverCritical(s);
+    const alarmSeen = this.alarm?.code ?? null;
+    if (this.alarm?.critical) await recoverCritical(s, this.alarm, this.timings);
     else if (this.alarm || this.report?.state === "Alarm") await s.softReset(t.resetWaitMs);
     this.alarm = null;
     if (this.board?.mismatches.length) throw settingsMismatchError(this.board.mismatches);
-    if (profile.homing.endstops) {
-      await s.command("$H", t.homingTimeoutMs);
-      await s.command("G21 G90 G94", t.commandTimeoutMs);
-      // GRBL homes into negative machine space: MPos is −$130…0, so bed = MPos + travel; G92 says so.
-      const m = (await s.status(t.replyTimeoutMs)).mpos ?? { x: 0, y: 0, z: 0 };
-      const bed = { x: m.x + profile.travelMm.x, y: m.y + profile.travelMm.y };
-      await s.command(`G92 X${gnum(bed.x)} Y${gnum(bed.y)}`, t.commandTimeoutMs);
-    } else {
-      // Parked origin: the carriage is at `park`. GRBL cannot set *machine* coordinates without homing
-      // (G10 L20 writes the G54 work offset into EEPROM on every boot, wearing it out), so G92 declares the
-      // current position to be the park spot in work coordinates. G92 is volatile — a reset or power cycle
-      // clears it — which is right: after those nobody can vouch for where the carriage is.
-      await s.command("$X", t.commandTimeoutMs);
-      await s.command("G21 G90 G94", t.commandTimeoutMs);
-      await s.command(`G92 X${gnum(profile.park.xMm)} Y${gnum(profile.park.yMm)}`, t.commandTimeoutMs);
-    }
+    if (this.board && !profile.homing.endstops && !this.originTrusted)
+      this.keeper?.vouch(this.board, alarmSeen);
+    await establishOrigin(s, profile, t);
+    this.originTrusted = true;
     this.referenced = true;
     this.alarm = null;
-    await this.poll(s);
-    this.options.log.info("referenced", { homing: profile.homing.endstops, position: this.position() });
+    await s.status(t.replyTimeoutMs);
+    this.options.log.info("referenced", {
+      homing: profile.homing.endstops,
+      position: workPosition(this.report, this.wco),
+    });
+  }
+
+  /**
+   * The operator confirmed that the carriage is at park (`piclaw rig reference --parked`): reference
+   * there whatever the position record says, and record it as cleanly parked.
+   */
+  async confirmParked(): Promise<void> {
+    this.originTrusted = true;
+    await this.reference();
+    this.keeper?.parked(this.report?.mpos);
+  }
+
+  /** Write `$N=V` lines to a GRBL board, then read it again (`piclaw rig settings --apply`). */
+  async writeSettings(lines: readonly string[]): Promise<BoardFacts> {
+    const { profile, log } = this.options;
+    const facts = await writeSettings(this.live(), lines, profile, this.timings.commandTimeoutMs, log);
+    this.board = { ...facts, bannerOnOpen: this.board?.bannerOnOpen ?? false };
+    return this.board;
   }
 
   /** What the board said on connect: build, settings, mismatches with the profile (null before). */
@@ -219,10 +194,11 @@ export class GrblBackend implements MotionBackend {
   async status(): Promise<MotionStatus> {
     const s = this.session;
     // A board in a critical alarm answers no `?` until reset: report what we know without waiting.
-    if (s && !s.isClosed && !this.alarm?.critical) await this.poll(s).catch(() => undefined);
+    if (s && !s.isClosed && !this.alarm?.critical)
+      await s.status(this.timings.replyTimeoutMs).catch(() => undefined);
     return {
       state: this.state(),
-      position: this.position(),
+      position: workPosition(this.report, this.wco),
       stylusDown: this.stylusDown,
       referenced: this.referenced,
       ...(this.alarm ? { alarm: { ...this.alarm } } : {}),
@@ -246,7 +222,7 @@ export class GrblBackend implements MotionBackend {
     this.options.log.warn("halt", { reason });
     this.referenced = false;
     const s = this.session;
-    this.current?.fail(new PiclawError("MOTION_HALTED", `motion halted: ${reason}`, { reason }));
+    this.runner.fail(new PiclawError("MOTION_HALTED", `motion halted: ${reason}`, { reason }));
     const notDone: string[] = [];
     if (!s || s.isClosed) notDone.push("feed hold and reset: the serial port is gone");
     else {
@@ -274,126 +250,23 @@ export class GrblBackend implements MotionBackend {
     this.stylusDown = false;
   }
 
-  /**
-   * Feed hold then soft reset, within `budgetMs`. In a critical alarm GRBL ignores a reset that comes
-   * within ~500 ms of the alarm, so wait that out first (as long as the budget allows).
-   */
+  /** Feed hold and soft reset within `budgetMs` (see recovery.ts); the stylus is then up. */
   private async resetNow(s: GrblSession, budgetMs: number): Promise<void> {
-    const end = Date.now() + budgetMs;
-    s.realtime("!");
-    if (this.alarm?.critical)
-      await sleep(Math.min(this.alarm.atMs + this.timings.criticalResetDelayMs, end) - Date.now());
-    await s.softReset(Math.max(50, Math.min(this.timings.resetWaitMs, end - Date.now())));
+    await resetNow(s, this.alarm, this.timings, budgetMs);
     this.stylusDown = false;
-  }
-
-  /** After ALARM:1/2: wait out GRBL's deaf window, then reset until the banner comes (3 tries). */
-  private async recoverCritical(s: GrblSession): Promise<void> {
-    const at = this.alarm?.atMs ?? Date.now();
-    await sleep(at + this.timings.criticalResetDelayMs - Date.now());
-    let last: unknown;
-    for (let i = 0; i < 3; i++) {
-      try {
-        await s.softReset(this.timings.resetWaitMs);
-        return;
-      } catch (err) {
-        last = err;
-        await sleep(this.timings.criticalResetDelayMs);
-      }
-    }
-    throw new PiclawError(
-      "MOTION_TIMEOUT",
-      `the GRBL board answered none of 3 resets after ${this.alarm?.code ?? "an alarm"}: power-cycle it (${(last as Error).message})`,
-    );
   }
 
   private async execute(program: readonly MotionStep[], signal?: AbortSignal): Promise<void> {
     const s = this.live();
-    if (this.alarm) throw this.alarmError();
+    if (this.alarm) throw alarmError(this.alarm);
     if (this.board?.mismatches.length) throw settingsMismatchError(this.board.mismatches);
     if (!this.referenced) {
       throw new PiclawError("MOTION_NOT_REFERENCED", "the machine origin is unknown: call reference() first");
     }
     if (signal?.aborted) throw new PiclawError("MOTION_ABORTED", "the program was aborted before it started");
     const lines = programToGcode(program, this.options.profile);
-    await new Promise<void>((resolve, reject) => {
-      let failure: Error | null = null;
-      let done = false;
-      const finish = (err?: Error) => {
-        if (done) return;
-        done = true;
-        this.current = null;
-        this.stopWatchdog();
-        this.stopPolling();
-        signal?.removeEventListener("abort", onAbort);
-        if (err) reject(err);
-        else resolve();
-      };
-      // An error mid-program: send nothing more, but lift the stylus once what GRBL already has is done.
-      const abort = (err: Error) => {
-        if (failure || done) return;
-        failure = err;
-        s.streamer.dropWaiting(new PiclawError("MOTION_DROPPED", "line dropped after an earlier failure"));
-        // The barrier waits for what GRBL already has: bounded by the slowest program we could have sent.
-        s.command("M5", this.timings.homingTimeoutMs)
-          .then(() => s.command(BARRIER, this.timings.homingTimeoutMs))
-          .then(() => {
-            this.stylusDown = false;
-          })
-          .catch(() => undefined)
-          .finally(() => finish(err));
-      };
-      const onAbort = () => abort(new PiclawError("MOTION_ABORTED", "the program was aborted"));
-      signal?.addEventListener("abort", onAbort);
-      this.current = { fail: finish };
-      this.startPolling(s);
-      for (const l of lines) {
-        s.streamer.send(l.line).then(
-          () => {
-            if (l.stylus === "on") this.stylusOn(finish);
-            if (l.stylus === "off") this.stylusOff();
-            if (l.step === -1 && !failure) finish();
-          },
-          (err: unknown) => {
-            if (err instanceof PiclawError && err.code === "MOTION_GRBL_ERROR") abort(err);
-            else if (!(err instanceof PiclawError && err.code === "MOTION_DROPPED")) finish(err as Error);
-          },
-        );
-      }
-    });
-  }
-
-  /** The solenoid is on (its M3 was acknowledged): arm the belt-and-braces maxOnMs watchdog. */
-  private stylusOn(finish: (err?: Error) => void): void {
-    this.stylusDown = true;
-    if (this.watchdog) return;
-    const { maxOnMs } = this.options.profile.stylus;
-    this.watchdog = setTimeout(() => {
-      this.watchdog = null;
-      const s = this.session;
-      this.options.log.error("stylus watchdog: energised too long, resetting GRBL", { maxOnMs });
-      this.referenced = false;
-      finish(
-        new PiclawError("MOTION_STYLUS_TIMEOUT", `the stylus stayed energised over ${maxOnMs} ms`, {
-          maxOnMs,
-        }),
-      );
-      if (!s) return;
-      // A queued M5 would wait behind the dwell holding the stylus down, so stop GRBL outright: feed
-      // hold, soft reset (spindle off, buffers flushed), then an explicit M5.
-      s.realtime("!");
-      s.softReset(this.timings.resetWaitMs)
-        .then(() => s.command("M5", this.timings.commandTimeoutMs))
-        .catch(() => undefined)
-        .finally(() => {
-          this.stylusDown = false;
-        });
-    }, maxOnMs);
-  }
-
-  private stylusOff(): void {
-    this.stylusDown = false;
-    this.stopWatchdog();
+    this.keeper?.beforeMotion(this.report?.mpos);
+    await this.runner.run(s, lines, signal);
   }
 
   private live(): GrblSession {
@@ -402,45 +275,14 @@ export class GrblBackend implements MotionBackend {
     return s;
   }
 
-  private alarmError(): PiclawError {
-    const code = Number(this.alarm?.code.replace(/^ALARM:/, ""));
-    return Number.isFinite(code)
-      ? grblAlarm(code)
-      : new PiclawError("MOTION_ALARM", this.alarm?.message ?? "");
-  }
-
   private state(): MotionStatus["state"] {
     if (!this.session || this.session.isClosed) return "disconnected";
     if (this.alarm) return "alarm";
-    return motionState(this.report, this.current !== null);
-  }
-
-  private position(): { xMm: number; yMm: number } {
-    return workPosition(this.report, this.wco);
-  }
-
-  private async poll(s: GrblSession): Promise<void> {
-    await s.status(this.timings.replyTimeoutMs);
-  }
-
-  private startPolling(s: GrblSession): void {
-    this.stopPolling();
-    this.pollTimer = setInterval(() => s.realtime("?"), this.timings.statusPollMs);
-  }
-
-  private stopPolling(): void {
-    if (this.pollTimer) clearInterval(this.pollTimer);
-    this.pollTimer = null;
-  }
-
-  private stopWatchdog(): void {
-    if (this.watchdog) clearTimeout(this.watchdog);
-    this.watchdog = null;
+    return motionState(this.report, this.runner.active);
   }
 
   private stopTimers(): void {
-    this.stopPolling();
-    this.stopWatchdog();
+    this.runner.stopTimers();
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.reconnectTimer = null;
   }
@@ -466,27 +308,13 @@ export class GrblBackend implements MotionBackend {
     );
     s.attach();
     this.connecting = s;
+    this.originTrusted = false;
+    this.keeper?.connected();
     this.referenced = false;
     this.alarm = null;
     this.report = null;
     try {
-      const banner = await s
-        .waitFor((l) => l.kind === "banner", this.timings.bannerWaitMs, "a banner")
-        .catch(() => null);
-      if (!banner) await s.softReset(this.timings.resetWaitMs);
-      const facts = await readBoard(s, profile, this.fluidnc, this.timings.commandTimeoutMs, log);
-      this.board = facts;
-      log.info("GRBL board connected", {
-        path,
-        fluidnc: this.fluidnc,
-        build: facts.build,
-        state: facts.first.state,
-        ...(facts.notApplicable.length ? { checksNotApplicable: facts.notApplicable } : {}),
-      });
-      if (facts.mismatches.length)
-        log.error("GRBL settings differ from the profile: motion refused", {
-          mismatches: facts.mismatches,
-        });
+      this.board = await greetBoard(s, profile, () => this.fluidnc, this.timings, log, path);
       this.connecting = null;
       this.session = s;
     } catch (err) {
@@ -495,9 +323,7 @@ export class GrblBackend implements MotionBackend {
       throw new PiclawError(
         "MOTION_HANDSHAKE_FAILED",
         `no GRBL handshake on ${path}: ${(err as Error).message}`,
-        {
-          path,
-        },
+        { path },
       );
     }
   }
@@ -508,18 +334,9 @@ export class GrblBackend implements MotionBackend {
 
   private onAlarm(s: GrblSession, code: number): void {
     if (!this.ours(s)) return;
-    const err = grblAlarm(code);
-    this.options.log.error("GRBL alarm", { code, meaning: grblAlarmMeaning(code) });
-    this.alarm = {
-      code: `ALARM:${code}`,
-      message: grblAlarmMeaning(code),
-      critical: CRITICAL_ALARMS.has(code),
-      atMs: Date.now(),
-    };
-    this.referenced = false;
-    this.stylusDown = false;
-    this.current?.fail(err);
-    s.streamer.clear(err);
+    this.alarm = alarmState(code);
+    this.options.log.error("GRBL alarm", { code, meaning: this.alarm.message });
+    this.forget(s, grblAlarm(code));
   }
 
   private onBanner(s: GrblSession, text: string, fluidnc: boolean): void {
@@ -529,10 +346,14 @@ export class GrblBackend implements MotionBackend {
     this.fluidnc = fluidnc;
     this.options.log.debug("GRBL banner", { text });
     // The board (re)started: its buffers, offsets and spindle are reset, its origin is not to be trusted.
-    const err = new PiclawError("MOTION_RESET", "the GRBL board reset");
+    this.forget(s, new PiclawError("MOTION_RESET", "the GRBL board reset"));
+  }
+
+  /** The board dropped everything (alarm, reset): no origin, stylus up, the program and queue fail. */
+  private forget(s: GrblSession, err: PiclawError): void {
     this.referenced = false;
     this.stylusDown = false;
-    this.current?.fail(err);
+    this.runner.fail(err);
     s.streamer.clear(err);
   }
 
@@ -554,9 +375,8 @@ export class GrblBackend implements MotionBackend {
     if (s !== this.session) return;
     this.session = null;
     this.referenced = false;
-    this.stopPolling();
-    this.stopWatchdog();
-    this.current?.fail(disconnectedError());
+    this.runner.stopTimers();
+    this.runner.fail(disconnectedError());
     if (this.stopping) return;
     this.options.log.error("GRBL port vanished; reconnecting", { err: err?.message });
     this.reconnectDelayMs = this.timings.reconnectMinMs;

@@ -9,6 +9,7 @@ import {
   parseSettings,
   type SettingMismatch,
 } from "./settings.js";
+import type { GrblTimings } from "./timings.js";
 
 /** What the driver learnt about a board on connect. */
 export interface BoardFacts {
@@ -23,6 +24,11 @@ export interface BoardFacts {
   /** `$N0`/`$N1` startup blocks that GRBL runs after every reset (non-empty ones). */
   startupBlocks: string[];
   first: GrblStatusReport;
+  /**
+   * The board printed its power-on banner when the port opened (a power cycle, or the DTR reset of an
+   * Arduino-style board) rather than needing our soft reset: its machine position starts from 0,0.
+   */
+  bannerOnOpen: boolean;
 }
 
 /**
@@ -36,7 +42,7 @@ export async function readBoard(
   fluidnc: boolean,
   timeoutMs: number,
   log: Logger,
-): Promise<BoardFacts> {
+): Promise<Omit<BoardFacts, "bannerOnOpen">> {
   const build = parseBuildInfo(await s.command("$I", timeoutMs));
   let settings = new Map<number, number>();
   let mismatches: SettingMismatch[] = [];
@@ -61,4 +67,51 @@ export async function readBoard(
   }
   const first = await s.status(timeoutMs);
   return { fluidnc, build, settings, mismatches, notApplicable, startupBlocks, first };
+}
+
+/**
+ * Wake the board on a freshly opened port: wait `bannerWaitMs` for its banner, soft-reset it when none
+ * came, then `readBoard` and log what was found (a settings mismatch as an error: motion is refused).
+ * `fluidnc` is read after the banner, which is what tells GRBL and FluidNC apart.
+ */
+export async function greetBoard(
+  s: GrblSession,
+  profile: RigProfile,
+  fluidnc: () => boolean,
+  t: Pick<GrblTimings, "bannerWaitMs" | "resetWaitMs" | "commandTimeoutMs">,
+  log: Logger,
+  path: string,
+): Promise<BoardFacts> {
+  const banner = await s.waitFor((l) => l.kind === "banner", t.bannerWaitMs, "a banner").catch(() => null);
+  if (!banner) await s.softReset(t.resetWaitMs);
+  const facts = {
+    ...(await readBoard(s, profile, fluidnc(), t.commandTimeoutMs, log)),
+    bannerOnOpen: !!banner,
+  };
+  log.info("GRBL board connected", {
+    path,
+    fluidnc: facts.fluidnc,
+    build: facts.build,
+    state: facts.first.state,
+    ...(facts.notApplicable.length ? { checksNotApplicable: facts.notApplicable } : {}),
+  });
+  if (facts.mismatches.length)
+    log.error("GRBL settings differ from the profile: motion refused", { mismatches: facts.mismatches });
+  return facts;
+}
+
+/**
+ * Write `$N=V` lines (`piclaw rig settings --apply`) one at a time, each acknowledged before the next
+ * (GRBL writes EEPROM synchronously and refuses while moving), then read the board again.
+ */
+export async function writeSettings(
+  s: GrblSession,
+  lines: readonly string[],
+  profile: RigProfile,
+  timeoutMs: number,
+  log: Logger,
+): Promise<Omit<BoardFacts, "bannerOnOpen">> {
+  for (const line of lines) await s.command(line, timeoutMs);
+  log.info("GRBL settings written", { lines });
+  return readBoard(s, profile, false, timeoutMs, log);
 }

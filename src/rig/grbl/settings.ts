@@ -145,7 +145,6 @@ export function settingsMismatchError(mismatches: readonly SettingMismatch[]): P
 
 /**
  * The `$N=V` lines that make a board match the profile (settings only: build options need a reflash).
- * @public used by `piclaw rig settings --apply` (issue 14, in progress)
  */
 export function settingsToApply(profile: RigProfile, mismatches: readonly SettingMismatch[]): string[] {
   const wanted = new Set(mismatches.map((m) => m.key));
