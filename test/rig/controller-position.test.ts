@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { MotionController } from "../../src/rig/controller.js";
 import { GrblBackend } from "../../src/rig/grbl/backend.js";
+import { eepromConfiguredFor } from "../../src/sim/gantry/grbl-eeprom.js";
 import { startSimGrblLink } from "../../src/sim/gantry/grbl-link.js";
 import { fluidncProfile, quietLog, recordingGantry } from "./grbl/helpers.js";
 
@@ -17,7 +18,14 @@ async function controllerRig() {
   const profile = fluidncProfile();
   const { gantry } = recordingGantry(profile);
   const dir = mkdtempSync(join(tmpdir(), "piclaw-ctl-test-"));
-  const link = await startSimGrblLink({ gantry, profile, log: quietLog, dir });
+  // A board configured for the profile (as after `piclaw rig settings --apply`).
+  const link = await startSimGrblLink({
+    gantry,
+    profile,
+    log: quietLog,
+    dir,
+    eeprom: eepromConfiguredFor(profile),
+  });
   const backend = new GrblBackend({
     profile,
     log: quietLog,
