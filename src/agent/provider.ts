@@ -151,11 +151,6 @@ export class OpenAIProvider implements ChatProvider {
     });
   }
 
-  /** When the provider allows the next request (ms since epoch; 0 when it never asked to wait). */
-  get retryNotBefore(): number {
-    return this.notBefore;
-  }
-
   async complete(request: ChatRequest): Promise<ChatReply> {
     const { settings, deps } = this;
     const started = deps.clock.now();
