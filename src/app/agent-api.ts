@@ -17,8 +17,7 @@ import type { AgentStack } from "./agent-stack.js";
 /**
  * The daemon's small agent API, for `piclaw run`, `piclaw say` and scripts:
  * - `POST /api/agent/run {text}` → NDJSON: `{"type":"started",…}`, one line per note and tool result of
- *   that session (and a `keepalive` line every 15 s), then `{"type":"outcome",…}`; the session keeps
- *   running if the client goes away;
+ *   that session, then `{"type":"outcome",…}`; the session keeps running if the client goes away;
  * - `POST /api/agent/say {text}` → steer the running session;
  * - `POST /api/agent/abort` → abort it (the arm lifts and parks; status ABORTED);
  * - `GET /api/agent/status`.
@@ -49,15 +48,7 @@ export interface AgentApiDeps {
   auth: DashboardAuth;
   cliToken: string;
   log: Logger;
-  /** Interval of `{"type":"keepalive"}` lines on a run stream (default KEEPALIVE_MS). */
-  keepAliveMs?: number;
 }
-
-/**
- * A run stream is silent while the provider stalls; fetch (undici) drops a body that sends nothing
- * for 300 s ("terminated"), which once killed a `piclaw run` client while its session went on.
- */
-export const KEEPALIVE_MS = 15_000;
 
 export function agentApiRoutes(deps: AgentApiDeps): Record<string, RawHandler> {
   const { agent } = deps;
@@ -91,18 +82,12 @@ export function agentApiRoutes(deps: AgentApiDeps): Record<string, RawHandler> {
     }),
     "/api/agent/run": guard("POST", async (req, res) => {
       const { text } = await parseText(req);
-      await streamRun(agent, text, res, deps.log, deps.keepAliveMs ?? KEEPALIVE_MS);
+      await streamRun(agent, text, res, deps.log);
     }),
   };
 }
 
-async function streamRun(
-  agent: AgentStack,
-  text: string,
-  res: ServerResponse,
-  log: Logger,
-  keepAliveMs: number,
-): Promise<void> {
+async function streamRun(agent: AgentStack, text: string, res: ServerResponse, log: Logger): Promise<void> {
   const trigger: Trigger = { kind: "manual", text, from: "piclaw run" };
   let sessionId: string | null = null;
   // The stream leaves the daemon redacted: the client may not know every secret (the API key).
@@ -123,14 +108,12 @@ async function streamRun(
   const outcome = agent.run(text, trigger.from);
   res.writeHead(200, { "content-type": "application/x-ndjson", "cache-control": "no-store" });
   line({ type: "queued", status: agent.status().runtime?.state ?? null });
-  const keepAlive = setInterval(() => line({ type: "keepalive" }), keepAliveMs);
   try {
     line({ type: "outcome", ...(await outcome) });
   } catch (err) {
     log.warn("piclaw run failed", { error: errorMessage(err) });
     line({ type: "error", message: errorMessage(err) });
   } finally {
-    clearInterval(keepAlive);
     unsubscribe();
     res.end();
   }
