@@ -25,6 +25,7 @@ export const DASHBOARD_PATHS = {
   park: "/dashboard/park",
   estop: "/dashboard/estop",
   estopReset: "/dashboard/estop-reset",
+  calibrate: "/dashboard/calibrate",
 } as const;
 
 export interface DashboardOptions {
@@ -186,6 +187,18 @@ export class Dashboard {
             await sources.arm.reference();
           });
           return { message: "e-stop reset; the arm is referenced again" };
+        };
+      case DASHBOARD_PATHS.calibrate:
+        // Runs in the daemon in the background (a minute or more); the page follows it in the readiness.
+        return async (who) => {
+          if (!sources.calibrator)
+            throw new PiclawError(
+              "CALIBRATION_UNAVAILABLE",
+              "this server does not calibrate; run `piclaw calibrate`",
+            );
+          sources.calibrator.start(`dashboard:${who}`);
+          this.options.log.info("dashboard: calibrate", { who });
+          return { message: "calibrating: the progress shows in the banner" };
         };
       case DASHBOARD_PATHS.logout:
         return async () => {
