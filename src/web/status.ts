@@ -81,6 +81,9 @@ export async function gatherStatus(
 ): Promise<DashboardStatus> {
   const { clock } = options;
   const now = clock.now();
+  // Read before the bundle: the daemon puts a new bundle in use before it says ready, so a page can see
+  // "calibrating" next to the new bundle but never "ready" next to none (the other sources take a while).
+  const readiness = sources.readiness?.() ?? null;
   const [motion, bundle, jobs, sessions] = await Promise.all([
     settle(() => sources.arm.status()),
     settle(() => sources.calibration()),
@@ -114,7 +117,7 @@ export async function gatherStatus(
     calibration:
       "value" in bundle ? calibrationPart(bundle.value, now) : { present: false, error: bundle.error },
     calibrationRuns: sources.calibrator?.status() ?? null,
-    readiness: sources.readiness?.() ?? null,
+    readiness,
     frame: frames.frame
       ? { id: frames.frame.id, takenAt: frames.frame.takenAt, listing: frames.frame.listing }
       : null,
