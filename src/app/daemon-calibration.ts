@@ -69,7 +69,7 @@ export interface CalibrationRunSummary {
  * and keeps the one it had otherwise, and the readiness is `ready` with a bundle in use, else `degraded`.
  */
 export class DaemonCalibration {
-  private current: { by: string } | null = null;
+  private current: { by: string; done: Promise<void> } | null = null;
   private lastRun: CalibrationRunSummary | null = null;
 
   constructor(private readonly deps: DaemonCalibrationDeps) {}
@@ -79,14 +79,19 @@ export class DaemonCalibration {
     return this.current?.by ?? null;
   }
 
+  /** Resolves once no calibration runs (the daemon waits for this before stopping the camera). */
+  async idle(): Promise<void> {
+    await this.current?.done;
+  }
+
   get last(): CalibrationRunSummary | null {
     return this.lastRun;
   }
 
   /**
    * Run one calibration (or check). Resolves with the verdict; throws CALIBRATION_RUNNING when one is
-   * under way, CALIBRATION_BUNDLE_MISSING/INVALID for a check without a usable bundle (before taking the
-   * arm), and whatever a step throws (the run is then over and the old bundle still in use).
+   * under way, CALIBRATION_BUNDLE_MISSING/INVALID for a check without a usable bundle and the phone side's
+   * refusal (bridge off, page not open) before taking the arm, and whatever a step throws (the run is then over and the old bundle still in use).
    */
   async run(req: CalibrationRequest): Promise<{ passed: boolean }> {
     const { deps } = this;
@@ -96,7 +101,10 @@ export class DaemonCalibration {
         `a calibration is already running (asked by ${this.current.by})`,
       );
     const stored = req.check ? readBundle(bundlePaths(deps.stateDir).current) : null;
-    this.current = { by: req.by };
+    // Before the arm and the readiness change: a phone side that cannot show the pattern refuses at once.
+    const agent = deps.agent();
+    let ended = (): void => {};
+    this.current = { by: req.by, done: new Promise<void>((resolve) => (ended = resolve)) };
     const signal = req.signal ? AbortSignal.any([req.signal, deps.stopping]) : deps.stopping;
     const started = deps.clock.now();
     let last = "";
@@ -109,7 +117,11 @@ export class DaemonCalibration {
     };
     try {
       const holder = deps.owner.status().holder;
-      if (holder) say(`waiting for the arm (in use by ${holder.label})`);
+      // Not a readiness detail: the tools can still act until the calibration has the arm.
+      if (holder) {
+        req.say(`waiting for the arm (in use by ${holder.label})`);
+        deps.log.info("calibration waits for the arm", { holder: holder.label });
+      }
       const lease = await deps.owner.acquire({
         priority: deps.priority,
         label: `calibration (${req.by})`,
@@ -117,7 +129,7 @@ export class DaemonCalibration {
         waitLimitMs: 600_000,
       });
       try {
-        const result = await this.underLease(req, stored, signal, say, started);
+        const result = await this.underLease(req, { stored, agent }, signal, say, started);
         passed = result.passed;
         return result;
       } finally {
@@ -128,6 +140,7 @@ export class DaemonCalibration {
       throw err;
     } finally {
       this.current = null;
+      ended();
       this.lastRun = {
         by: req.by,
         check: req.check,
@@ -140,7 +153,7 @@ export class DaemonCalibration {
 
   private async underLease(
     req: CalibrationRequest,
-    stored: CalibrationBundle | null,
+    { stored, agent }: { stored: CalibrationBundle | null; agent: PhoneAgent },
     signal: AbortSignal,
     say: (line: string) => void,
     started: number,
@@ -160,7 +173,7 @@ export class DaemonCalibration {
       const result = await calibrateSteps({
         run: {
           motion: abortableMotion(deps.motion, signal, "the calibration was stopped"),
-          agent: deps.agent(),
+          agent,
           clock: deps.clock,
           sleep: deps.sleep,
           random: seededRandom(seed),

@@ -234,6 +234,7 @@ export class PhoneToolStack {
     this.abort.abort();
     await this.calibrating?.catch(() => undefined);
     this.calibrating = null;
+    await this.calibration?.idle(); // one asked for by the CLI or the dashboard ends on the same abort
     await this.camera?.stop();
     this.camera = null;
     await this.vision?.close();
