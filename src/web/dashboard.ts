@@ -52,6 +52,8 @@ export class Dashboard {
   readonly auth: DashboardAuth;
   private readonly frames: FrameCache;
   private assets: DashboardAssets | null = null;
+  /** The calibration (createdAt) the last status showed; undefined before the first. */
+  private seenCalibration: string | null | undefined = undefined;
 
   constructor(private readonly options: DashboardOptions) {
     const { config, clock, log } = options;
@@ -124,6 +126,7 @@ export class Dashboard {
           who,
           tokenRequired: this.auth.tokenRequired,
         });
+        this.onCalibration(status.calibration.present ? status.calibration.createdAt : null);
         return sendJson(res, 200, status);
       }
       case DASHBOARD_PATHS.frame: {
@@ -143,6 +146,18 @@ export class Dashboard {
       default:
         return sendJson(res, 405, { error: { code: "METHOD_NOT_ALLOWED", message: "use POST" } });
     }
+  }
+
+  /**
+   * A new calibration in use makes the view stale (taken through the old map, or a "not calibrated"
+   * error): look again now rather than after `frameRefreshMs`, so the page agrees with itself sooner.
+   */
+  private onCalibration(createdAt: string | null): void {
+    const before = this.seenCalibration;
+    this.seenCalibration = createdAt;
+    const watching = this.options.config.frameRefreshMs > 0; // 0: the user looks only with Peek
+    if (watching && before !== undefined && createdAt !== null && createdAt !== before)
+      void this.frames.refresh();
   }
 
   private action(path: string, res: ServerResponse): Action | null {

@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
+import type { CalibrationBundle } from "../../src/calibration/bundle.js";
 import { PiclawError } from "../../src/util/errors.js";
 import type { DashboardStatus } from "../../src/web/status.js";
 import { action, type FakeDashboard, raw, startFakeDashboard } from "./helpers.js";
@@ -96,6 +97,35 @@ describe("dashboard on a loopback bind", () => {
     const page = (await raw(url, "/")).text;
     expect(page).toContain('id="calibrate"');
     expect(page).toContain('id="readiness"');
+  });
+
+  it("a new calibration in use makes the dashboard look again at once, not after frameRefreshMs", async () => {
+    let bundle: CalibrationBundle | null = null;
+    started = await startFakeDashboard({
+      dashboard: { frameRefreshMs: 3_600_000 },
+      sources: { calibration: async () => bundle },
+    });
+    const { url } = started;
+    const frameId = async (want: number) => {
+      for (let i = 0; i < 100; i++) {
+        const s = await status(url);
+        if (s.frame?.id === want) return s;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      throw new Error(`no frame ${want}`);
+    };
+    await frameId(1); // the first watcher's look
+    expect((await status(url)).frame?.id).toBe(1); // no second look within the hour…
+    bundle = {
+      createdAt: "2026-11-25T12:00:00.000Z",
+      rigProfile: "corexy-fluidnc",
+      phone: { model: "iphone-61", glassMm: { width: 64, height: 139 } },
+      camera: { reprojection: { maxMm: 0.01 } },
+      arm: { residual: { rmsMm: 0.02 } },
+      validation: { passed: true, thresholdMm: 1, maxErrorMm: 0.03 },
+    } as unknown as CalibrationBundle;
+    const after = await frameId(2); // …until the calibration in use changed
+    expect(after.calibration).toMatchObject({ present: true, createdAt: "2026-11-25T12:00:00.000Z" });
   });
 
   it("parks only under the owner's lease: a held arm makes Park wait in line, visibly", async () => {
