@@ -161,7 +161,6 @@ export class DaemonCalibration {
     const { deps } = this;
     const { session, readiness } = deps;
     const before = session.currentBundle;
-    const beforeState = readiness?.snapshot;
     readiness?.set("calibrating", `piclaw calibrate${req.check ? " --check" : ""} (asked by ${req.by})`);
     // Tools and looks wait for the run: the phone shows the pattern, and the soft limits change under it.
     let finish = (): void => {};
@@ -195,13 +194,14 @@ export class DaemonCalibration {
     } finally {
       // The steps change the soft limits: put back those of the bundle in use (the new one on PASS).
       const inUse = written ?? before;
+      // With none in use, the tools and the readiness say the same thing.
+      const missing = `not calibrated: the calibration asked by ${req.by} did not pass; run \`piclaw calibrate\``;
       if (inUse) session.setCalibration(inUse);
-      else session.setUncalibrated("not calibrated: no calibration passed yet; run `piclaw calibrate`");
+      else session.setUncalibrated(missing);
       finish();
       session.markRested();
       if (inUse) readiness?.set("ready");
-      else if (beforeState?.state === "degraded") readiness?.set("degraded", beforeState.reason);
-      else readiness?.set("degraded", "not calibrated: no calibration passed yet; run `piclaw calibrate`");
+      else readiness?.set("degraded", missing);
     }
   }
 }

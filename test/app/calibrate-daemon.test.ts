@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliTokenPath } from "../../src/app/agent-api.js";
 import { calibrateCommand } from "../../src/app/commands/calibrate.js";
 import { type LoadedConfig, parseConfig } from "../../src/app/config/load.js";
 import { Daemon } from "../../src/app/daemon.js";
@@ -157,4 +158,37 @@ describe("piclaw calibrate beside a running daemon", () => {
     expect((await post("/dashboard/peek")).status).toBe(200);
     consistent(await status(), after.createdAt);
   }, 240_000);
+
+  it("a client that goes away (Ctrl-C) stops the run: the arm is free again, the bundle in use stays", async () => {
+    const before = readBundle(bundlePaths(stateDir).current);
+    const token = readFileSync(cliTokenPath(stateDir), "utf8").trim();
+    const gone = new AbortController();
+    const res = await fetch(`${url}/api/calibrate`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: "{}",
+      signal: gone.signal,
+    });
+    expect(res.status).toBe(200);
+    const decoder = new TextDecoder();
+    let text = "";
+    for await (const chunk of res.body ?? []) {
+      text += decoder.decode(chunk as Uint8Array, { stream: true });
+      if (/grid 2\/24/.test(text)) break;
+    }
+    gone.abort();
+    let s = await status();
+    for (const deadline = Date.now() + 60_000; s.calibrationRuns?.running && Date.now() < deadline; ) {
+      await new Promise((r) => setTimeout(r, 200));
+      s = await status();
+    }
+    expect(s.calibrationRuns?.last).toMatchObject({
+      passed: false,
+      summary: expect.stringMatching(/^error: /),
+    });
+    expect(readBundle(bundlePaths(stateDir).current)).toEqual(before);
+    expect((await post("/dashboard/peek")).status).toBe(200);
+    consistent(await status(), before.createdAt);
+    expect(daemon.owner?.status().holder).toBeNull();
+  }, 120_000);
 });
