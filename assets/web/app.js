@@ -87,9 +87,30 @@ function renderOwner(owner) {
   );
 }
 
-function renderCalibration(cal, now) {
+// The daemon's one state (starting, calibrating, ready, degraded, stopping), with its reason or progress.
+function renderReadiness(r) {
+  const el = $("readiness");
+  el.hidden = !r;
+  if (!r) return;
+  const tail = r.state === "calibrating" ? (r.detail ?? r.reason) : (r.reason ?? r.detail);
+  setText("readiness", tail ? `${r.state}: ${tail}` : r.state);
+  el.className = `readiness state-${r.state}`;
+}
+
+function renderCalibrationRuns(runs, now) {
+  $("calibrate").hidden = !runs;
+  if (!runs) return;
+  $("calibrate").disabled = runs.running !== null;
+  if (runs.running) setText("calRun", `running (asked by ${runs.running})`);
+  else if (runs.last)
+    setText("calRun", `${runs.last.summary} (${runs.last.by}, ${ago(now - runs.last.finishedAt)})`);
+  else setText("calRun", "–");
+}
+
+function renderCalibration(cal, now, calibrating) {
   if (!cal.present) {
-    setText("calAge", cal.error ? `unusable: ${cal.error}` : "none — run piclaw calibrate");
+    const none = calibrating ? "calibrating…" : "none — run piclaw calibrate";
+    setText("calAge", cal.error ? `unusable: ${cal.error}` : none);
     for (const id of ["calError", "calArm", "calCamera"]) setText(id, "–");
     return;
   }
@@ -213,7 +234,9 @@ function render(status) {
   renderFrame(status);
   renderArm(status.arm);
   renderOwner(status.owner);
-  renderCalibration(status.calibration, status.now);
+  renderReadiness(status.readiness);
+  renderCalibration(status.calibration, status.now, status.readiness?.state === "calibrating");
+  renderCalibrationRuns(status.calibrationRuns, status.now);
   renderJobs(status.jobs, status.now);
   renderSessions(status.sessions, status.now);
 }
@@ -284,6 +307,15 @@ $("estopReset").addEventListener("click", async () => {
     "to be the park spot, so move the carriage there by hand first.";
   if (!confirm(question)) return;
   const body = await post("/dashboard/estop-reset", $("estopReset"), "Resetting the emergency stop…");
+  if (body) say(body.message, false);
+  refreshSoon();
+});
+$("calibrate").addEventListener("click", async () => {
+  const question =
+    "Calibrate now? The arm taps a dot pattern on the phone for a minute or two; tools and agent sessions " +
+    "wait until it is done.";
+  if (!confirm(question)) return;
+  const body = await post("/dashboard/calibrate", $("calibrate"), "Starting a calibration…");
   if (body) say(body.message, false);
   refreshSoon();
 });

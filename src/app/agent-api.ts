@@ -137,10 +137,14 @@ export function runLine(event: AgentEvent): Record<string, unknown> | null {
   }
 }
 
-function refusal(
+/**
+ * Why a request to the daemon's API is refused, or null: the local CLI token as bearer passes; else the
+ * dashboard's rules (a POST from a dashboard login needs its action header). Shared by /api/calibrate.
+ */
+export function refusal(
   req: IncomingMessage,
   method: "GET" | "POST",
-  deps: AgentApiDeps,
+  deps: Pick<AgentApiDeps, "auth" | "cliToken">,
 ): { status: number; message: string } | null {
   const presented = bearerToken(req.headers.authorization);
   if (presented && sameSecret(presented, deps.cliToken)) return null;

@@ -16,10 +16,11 @@ import { DashboardAuth } from "../web/auth.js";
 import type { Dashboard } from "../web/dashboard.js";
 import { agentApiRoutes, writeCliToken } from "./agent-api.js";
 import { AgentStack, POLL_FRAME_WIDTH } from "./agent-stack.js";
+import { calibrationApiRoutes } from "./calibration-api.js";
 import type { LoadedConfig } from "./config/load.js";
 import { createDaemonDashboard, dashboardSessionSources } from "./dashboard-sources.js";
 import { createRigStack } from "./hardware-rig-stack.js";
-import { InstanceLock } from "./instance-lock.js";
+import { daemonLockPath, InstanceLock } from "./instance-lock.js";
 import { type Notifier, SystemdNotifier } from "./notify.js";
 import { PhoneToolStack } from "./phone-stack.js";
 import { describeReadiness, Readiness } from "./readiness.js";
@@ -82,7 +83,7 @@ export class Daemon {
     this.startedAt = this.clock.now();
     mkdirSync(stateDir, { recursive: true, mode: 0o700 });
     // One daemon per state directory: a second one would take the first's sockets, token and rig.
-    this.lock = new InstanceLock(join(stateDir, "run", "daemon.lock"));
+    this.lock = new InstanceLock(daemonLockPath(stateDir));
     this.lock.acquire();
     this.readiness.onChange((now, before) => {
       if (now.state !== before.state)
@@ -194,6 +195,9 @@ export class Daemon {
         owner: this.owner,
         look: (signal) => phone.look(signal),
         extra: { jobs: () => agent.jobs.list(), ...dashboardSessionSources(agent.sessions) },
+        bundleInUse: () => phone.currentBundle,
+        readiness: this.readiness,
+        calibration: () => phone.calibration,
         tokens,
         clock: this.clock,
         log: this.log.child("dashboard"),
@@ -201,6 +205,20 @@ export class Daemon {
       await this.dashboard.start();
     }
 
+    // Who may use the daemon's API (`piclaw run`, `piclaw calibrate`): the dashboard's rules, or the CLI token.
+    const apiAccess = {
+      auth:
+        this.dashboard?.auth ??
+        new DashboardAuth({
+          bindHost: config.server.host,
+          mcp: config.mcp,
+          tokens,
+          localNames: machineNames(),
+          clock: this.clock,
+          loginMs: config.dashboard.loginHours * 3_600_000,
+        }),
+      cliToken: writeCliToken(stateDir),
+    };
     this.http = new HttpService(
       {
         // 200 only when the tools can act; the state and its reason either way.
@@ -232,19 +250,10 @@ export class Daemon {
       {
         [MCP_PATH]: (req, res) => mcp.handle(req, res),
         ...this.dashboard?.routes(),
-        ...agentApiRoutes({
-          agent,
-          auth:
-            this.dashboard?.auth ??
-            new DashboardAuth({
-              bindHost: config.server.host,
-              mcp: config.mcp,
-              tokens,
-              localNames: machineNames(),
-              clock: this.clock,
-              loginMs: config.dashboard.loginHours * 3_600_000,
-            }),
-          cliToken: writeCliToken(stateDir),
+        ...agentApiRoutes({ agent, ...apiAccess, log: this.log.child("api") }),
+        ...calibrationApiRoutes({
+          calibration: () => phone.calibration,
+          ...apiAccess,
           log: this.log.child("api"),
         }),
       },

@@ -7,10 +7,18 @@ import type { TokenStore } from "../mcp/tokens.js";
 import type { MotionController } from "../rig/controller.js";
 import type { PhoneOwner } from "../rig/owner.js";
 import type { Clock } from "../util/clock.js";
+import { errorMessage, PiclawError } from "../util/errors.js";
 import type { ScreenView } from "../vision/pipeline.js";
 import { Dashboard } from "../web/dashboard.js";
-import { type DashboardSession, type DashboardSources, emptyJobsAndSessions } from "../web/sources.js";
+import {
+  type DashboardCalibrator,
+  type DashboardSession,
+  type DashboardSources,
+  emptyJobsAndSessions,
+} from "../web/sources.js";
 import type { PiclawConfig } from "./config/schema.js";
+import type { DaemonCalibration } from "./daemon-calibration.js";
+import type { Readiness } from "./readiness.js";
 
 /** What the daemon has that the dashboard shows. */
 export interface DaemonDashboardParts {
@@ -27,6 +35,15 @@ export interface DaemonDashboardParts {
   log: Logger;
   /** Jobs and sessions; default: empty lists (until the real stores are connected). */
   extra?: Partial<Pick<DashboardSources, "jobs" | "sessions" | "sessionImage">>;
+  /**
+   * The bundle the phone tools use now (PhoneToolStack.currentBundle), so the calibration part agrees
+   * with the phone view; default: the file on disk.
+   */
+  bundleInUse?: () => CalibrationBundle | null;
+  /** The daemon's readiness, for the banner. */
+  readiness?: Readiness;
+  /** Calibration on request (the phone stack's), for the Calibrate button. */
+  calibration?: () => DaemonCalibration | null;
 }
 
 /** The dashboard on the daemon's real parts, with the MCP endpoint's access rules. */
@@ -48,7 +65,11 @@ export function createDaemonDashboard(parts: DaemonDashboardParts): Dashboard {
       resetEstop: () => motion.resetEstop(),
       reference: () => motion.reference(),
     },
-    calibration: bundleReader(parts.stateDir),
+    calibration: parts.bundleInUse ? async () => parts.bundleInUse?.() ?? null : bundleReader(parts.stateDir),
+    ...(parts.readiness
+      ? { readiness: () => parts.readiness?.snapshot ?? { state: "starting", since: 0 } }
+      : {}),
+    ...(parts.calibration ? { calibrator: dashboardCalibrator(parts.calibration, parts.log) } : {}),
     look: async (signal) => {
       const view = await parts.look(signal);
       return { jpeg: view.image, listing: view.listing };
@@ -68,6 +89,28 @@ export function createDaemonDashboard(parts: DaemonDashboardParts): Dashboard {
     clock: parts.clock,
     log: parts.log,
   });
+}
+
+/** The Calibrate button: a calibration in the daemon, in the background (its lines go to the log). */
+function dashboardCalibrator(calibration: () => DaemonCalibration | null, log: Logger): DashboardCalibrator {
+  return {
+    start: (by) => {
+      const cal = calibration();
+      if (!cal) throw new PiclawError("TOOLS_NOT_STARTED", "the phone tools are not started yet");
+      if (cal.running)
+        throw new PiclawError(
+          "CALIBRATION_RUNNING",
+          `a calibration is already running (asked by ${cal.running})`,
+        );
+      cal.run({ check: false, by, say: () => undefined }).catch((err: unknown) => {
+        log.warn("calibration from the dashboard failed", { error: errorMessage(err) });
+      });
+    },
+    status: () => {
+      const cal = calibration();
+      return { running: cal?.running ?? null, last: cal?.last ?? null };
+    },
+  };
 }
 
 /** The current bundle, re-read only when the file changes (the page polls every second or so). */

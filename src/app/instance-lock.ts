@@ -1,6 +1,11 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { PiclawError } from "../util/errors.js";
+
+/** Where the daemon of `stateDir` keeps its lock (the CLI looks there for a running daemon). */
+export function daemonLockPath(stateDir: string): string {
+  return join(stateDir, "run", "daemon.lock");
+}
 
 /**
  * One daemon per state directory. The lock is a file created exclusively (O_EXCL) holding the owner's
@@ -64,6 +69,12 @@ export class InstanceLock {
     }
     const pid = Number(text.trim().split("\n")[0]);
     return Number.isInteger(pid) && pid > 0 ? pid : null;
+  }
+
+  /** The PID of a live process holding the lock (another daemon, or this one), or null. */
+  liveHolder(): number | null {
+    const pid = this.holder();
+    return pid !== null && this.isAlive(pid) ? pid : null;
   }
 
   private tryCreate(): boolean {

@@ -8,7 +8,6 @@ import {
   writeFailedBundle,
 } from "../calibration/bundle.js";
 import { runCalibration } from "../calibration/run.js";
-import type { ArmMotion } from "../calibration/taps.js";
 import { CameraErrorCode } from "../camera/camera.js";
 import { type Camera, createCamera } from "../camera/index.js";
 import type { Logger } from "../log/logger.js";
@@ -30,6 +29,7 @@ import { seededRandom } from "../util/random.js";
 import { createVision, type VisionStack } from "../vision/create.js";
 import type { ScreenView } from "../vision/pipeline.js";
 import type { PiclawConfig } from "./config/schema.js";
+import { abortableMotion, bridgePatternAgent, DaemonCalibration } from "./daemon-calibration.js";
 import { hardwarePhoneIo } from "./hardware-phone.js";
 import type { Readiness } from "./readiness.js";
 import type { RigStack } from "./rig-stack.js";
@@ -80,6 +80,8 @@ export class PhoneToolStack {
   private readonly abort = new AbortController();
   /** The 12 tools, once started. */
   tools: AnyPhoneTool[] = [];
+  /** `piclaw calibrate` and the dashboard's button run here, once started. */
+  calibration: DaemonCalibration | null = null;
 
   constructor(private readonly deps: PhoneStackDeps) {}
 
@@ -159,6 +161,7 @@ export class PhoneToolStack {
       settleMs: config.tools.settleMs,
       ...(pasteHint ? { pasteHint } : {}),
     });
+    this.calibration = this.daemonCalibration(session, camera);
     const problem = this.loadBundle(session);
     if (problem === null) {
       log.info("phone tools ready", { tools: this.tools.length, passcodeFrom: passcode.source });
@@ -196,11 +199,42 @@ export class PhoneToolStack {
     });
   }
 
+  /** The calibration the tools use now (what the dashboard shows), or null while there is none. */
+  get currentBundle(): CalibrationBundle | null {
+    return this.session?.currentBundle ?? null;
+  }
+
+  /** Calibration on request (CLI, dashboard) with this stack's camera, arm and phone side. */
+  private daemonCalibration(session: RigSession, camera: Camera): DaemonCalibration {
+    const { config, rig, bridge } = this.deps;
+    const sim = rig.sim;
+    return new DaemonCalibration({
+      options: config.calibration,
+      stateDir: this.deps.stateDir,
+      priority: config.arm.classes[0] ?? "local",
+      owner: this.deps.owner,
+      motion: this.deps.motion,
+      session,
+      agent: () => (sim ? new SimPhoneAgent(sim.phone) : bridgePatternAgent(bridge ?? null)),
+      grabFrame: async () => (await camera.grab()).jpeg,
+      glassMm: rig.phoneGeometry.glassMm,
+      rigProfile: rig.profile.name,
+      phoneModel: rig.phoneGeometry.name,
+      describeRig: `${config.rig.backend}, profile ${rig.profile.name}; ${rig.transport}`,
+      ...(this.deps.readiness ? { readiness: this.deps.readiness } : {}),
+      stopping: this.abort.signal,
+      clock: this.deps.clock,
+      log: this.deps.log.child("calibration"),
+      sleep,
+    });
+  }
+
   /** Stop a running calibration, the camera process and the model sessions. */
   async stop(): Promise<void> {
     this.abort.abort();
     await this.calibrating?.catch(() => undefined);
     this.calibrating = null;
+    await this.calibration?.idle(); // one asked for by the CLI or the dashboard ends on the same abort
     await this.camera?.stop();
     this.camera = null;
     await this.vision?.close();
@@ -253,7 +287,7 @@ export class PhoneToolStack {
         try {
           const outcome = await runCalibration(
             {
-              motion: abortableMotion(this.deps.motion, signal),
+              motion: abortableMotion(this.deps.motion, signal, "the daemon is stopping"),
               agent: new SimPhoneAgent(rig.phone),
               clock,
               sleep,
@@ -341,20 +375,4 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
     }
     signal.addEventListener("abort", done, { once: true });
   });
-}
-
-/** The motion controller for calibration, refusing new moves once `signal` fires (parking still works). */
-function abortableMotion(motion: MotionController, signal: AbortSignal): ArmMotion {
-  return {
-    gestures: motion.gestures,
-    get allowedArea() {
-      return motion.allowedArea;
-    },
-    run: (program) =>
-      signal.aborted
-        ? Promise.reject(new PiclawError("ABORTED", "the daemon is stopping"))
-        : motion.run(program, signal),
-    setAllowedArea: (area) => motion.setAllowedArea(area),
-    park: () => motion.park(),
-  };
 }

@@ -8,6 +8,7 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   start: `  start                     run the appliance (on the simulated rig when rig.backend is sim)
 `,
   calibrate: `  calibrate                 fit camera↔screen and screen↔arm, validate with taps, write the bundle
+                            (a running daemon does it, and uses the new bundle at once)
       --check               re-validate the stored bundle with fresh random taps (no refit)
 `,
   sim: `  sim snapshot              write one simulated camera frame and/or the phone's screen

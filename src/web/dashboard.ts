@@ -25,6 +25,7 @@ export const DASHBOARD_PATHS = {
   park: "/dashboard/park",
   estop: "/dashboard/estop",
   estopReset: "/dashboard/estop-reset",
+  calibrate: "/dashboard/calibrate",
 } as const;
 
 export interface DashboardOptions {
@@ -51,6 +52,8 @@ export class Dashboard {
   readonly auth: DashboardAuth;
   private readonly frames: FrameCache;
   private assets: DashboardAssets | null = null;
+  /** The calibration (createdAt) the last status showed; undefined before the first. */
+  private seenCalibration: string | null | undefined = undefined;
 
   constructor(private readonly options: DashboardOptions) {
     const { config, clock, log } = options;
@@ -123,6 +126,7 @@ export class Dashboard {
           who,
           tokenRequired: this.auth.tokenRequired,
         });
+        this.onCalibration(status.calibration.present ? status.calibration.createdAt : null);
         return sendJson(res, 200, status);
       }
       case DASHBOARD_PATHS.frame: {
@@ -142,6 +146,18 @@ export class Dashboard {
       default:
         return sendJson(res, 405, { error: { code: "METHOD_NOT_ALLOWED", message: "use POST" } });
     }
+  }
+
+  /**
+   * A new calibration in use makes the view stale (taken through the old map, or a "not calibrated"
+   * error): look again now rather than after `frameRefreshMs`, so the page agrees with itself sooner.
+   */
+  private onCalibration(createdAt: string | null): void {
+    const before = this.seenCalibration;
+    this.seenCalibration = createdAt;
+    const watching = this.options.config.frameRefreshMs > 0; // 0: the user looks only with Peek
+    if (watching && before !== undefined && createdAt !== null && createdAt !== before)
+      void this.frames.refresh();
   }
 
   private action(path: string, res: ServerResponse): Action | null {
@@ -186,6 +202,18 @@ export class Dashboard {
             await sources.arm.reference();
           });
           return { message: "e-stop reset; the arm is referenced again" };
+        };
+      case DASHBOARD_PATHS.calibrate:
+        // Runs in the daemon in the background (a minute or more); the page follows it in the readiness.
+        return async (who) => {
+          if (!sources.calibrator)
+            throw new PiclawError(
+              "CALIBRATION_UNAVAILABLE",
+              "this server does not calibrate; run `piclaw calibrate`",
+            );
+          sources.calibrator.start(`dashboard:${who}`);
+          this.options.log.info("dashboard: calibrate", { who });
+          return { message: "calibrating: the progress shows in the banner" };
         };
       case DASHBOARD_PATHS.logout:
         return async () => {

@@ -32,6 +32,40 @@ export interface DashboardSources {
    * request: return only names listed in that session's `images` (never treat them as paths).
    */
   sessionImage(sessionId: string, name: string): Promise<{ contentType: string; body: Buffer } | null>;
+  /** What the appliance can do now (the daemon's readiness); absent: the page shows no banner. */
+  readiness?(): DashboardReadiness;
+  /** Calibration on request (the Calibrate button); absent: the button answers that it cannot. */
+  calibrator?: DashboardCalibrator;
+}
+
+/** The daemon's readiness as the banner shows it (see src/app/readiness.ts). */
+export interface DashboardReadiness {
+  /** starting | calibrating | ready | degraded | stopping */
+  state: string;
+  /** Why it is degraded (and what to do), or what it waits for. */
+  reason?: string;
+  /** The latest progress line (a calibration step). */
+  detail?: string;
+  /** Clock time (ms) the state was entered. */
+  since: number;
+}
+
+/** Calibration inside the daemon, as the dashboard starts and follows it. */
+export interface DashboardCalibrator {
+  /**
+   * Start a calibration in the background (it waits for the arm like every caller); progress shows in
+   * `readiness()`, the verdict in `status().last`. Contract: throws a PiclawError (CALIBRATION_RUNNING)
+   * at once when one is under way; never rejects later (a failed run is reported through `status()`).
+   */
+  start(by: string): void;
+  status(): DashboardCalibrationRuns;
+}
+
+export interface DashboardCalibrationRuns {
+  /** Who runs a calibration now, or null. */
+  running: string | null;
+  /** The last finished run: who asked, whether it passed, its last line (PASS/FAIL … or the error). */
+  last: { by: string; check: boolean; passed: boolean; summary: string; finishedAt: number } | null;
 }
 
 /** The part of PhoneOwner the dashboard uses. */

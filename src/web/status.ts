@@ -5,7 +5,12 @@ import type { MotionStatus } from "../rig/motion.js";
 import type { Clock } from "../util/clock.js";
 import { errorMessage } from "../util/errors.js";
 import type { FrameState } from "./frames.js";
-import type { DashboardSession, DashboardSources } from "./sources.js";
+import type {
+  DashboardCalibrationRuns,
+  DashboardReadiness,
+  DashboardSession,
+  DashboardSources,
+} from "./sources.js";
 
 /**
  * The JSON the page polls (`GET /dashboard/status.json`). Every part is gathered independently: a
@@ -24,7 +29,14 @@ export interface DashboardStatus {
     holder: { label: string; priority: string; heldMs: number } | null;
     waiting: Array<{ label: string; priority: string; waitedMs: number }>;
   };
+  /**
+   * The bundle the phone tools use now (not merely the file on disk), so this part and the phone view
+   * never disagree; `runs` is the calibration on request (null when the daemon offers none).
+   */
   calibration: CalibrationPart;
+  calibrationRuns: DashboardCalibrationRuns | null;
+  /** The daemon's readiness (the banner), or null when the sources do not say. */
+  readiness: DashboardReadiness | null;
   frame: { id: number; takenAt: number; listing: string } | null;
   frameError: string | null;
   refreshing: boolean;
@@ -69,6 +81,9 @@ export async function gatherStatus(
 ): Promise<DashboardStatus> {
   const { clock } = options;
   const now = clock.now();
+  // Read before the bundle: the daemon puts a new bundle in use before it says ready, so a page can see
+  // "calibrating" next to the new bundle but never "ready" next to none (the other sources take a while).
+  const readiness = sources.readiness?.() ?? null;
   const [motion, bundle, jobs, sessions] = await Promise.all([
     settle(() => sources.arm.status()),
     settle(() => sources.calibration()),
@@ -101,6 +116,8 @@ export async function gatherStatus(
     },
     calibration:
       "value" in bundle ? calibrationPart(bundle.value, now) : { present: false, error: bundle.error },
+    calibrationRuns: sources.calibrator?.status() ?? null,
+    readiness,
     frame: frames.frame
       ? { id: frames.frame.id, takenAt: frames.frame.takenAt, listing: frames.frame.listing }
       : null,

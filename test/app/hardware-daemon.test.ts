@@ -1,10 +1,16 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { calibrateCommand } from "../../src/app/commands/calibrate.js";
+import { parseConfig } from "../../src/app/config/load.js";
+import { bundlePaths, readBundle } from "../../src/calibration/bundle.js";
+import { systemClock } from "../../src/util/clock.js";
+import type { DashboardStatus } from "../../src/web/status.js";
 import { parseListing } from "../tools/sim-daemon.js";
 import {
   type Called,
   callTool,
+  captureLog,
   type HardwareDaemon,
   PASSCODE,
   startHardwareDaemon,
@@ -106,6 +112,33 @@ describe("the daemon on rig.backend: hardware (GRBL over serial, bridge off)", (
     expect(clip.texts[0]).toContain("bridge.enabled: true");
     expect(hw.world.phone.touchReports(t0)).toEqual([]);
   });
+
+  it("piclaw calibrate asks this daemon, which refuses without the bridge; its bundle stays in use", async () => {
+    const url = hw.daemon.url ?? "";
+    const bundle = readBundle(bundlePaths(hw.stateDir).current);
+    const loaded = {
+      config: parseConfig({ stateDir: hw.stateDir, server: { port: Number(new URL(url).port) } }),
+      path: null,
+      stateDir: hw.stateDir,
+    };
+    const out: string[] = [];
+    const run = calibrateCommand(loaded, false, {
+      clock: systemClock,
+      log: captureLog([]),
+      write: (t) => out.push(t),
+    });
+    await expect(run).rejects.toMatchObject({
+      code: "CALIBRATE_BRIDGE_DISABLED",
+      message: expect.stringMatching(/^bridge\.enabled: /),
+    });
+    expect(out.join("")).toMatch(/^the PiClaw daemon \(PID \d+\) runs on this state directory/);
+    // Refused before it took the arm: nothing moved, and the daemon is as it was.
+    expect(hw.daemon.readiness.snapshot.state).toBe("ready");
+    const status = (await (await fetch(`${url}/dashboard/status.json`)).json()) as DashboardStatus;
+    expect(status.calibration).toMatchObject({ present: true, createdAt: bundle.createdAt });
+    expect(status.readiness).toMatchObject({ state: "ready" });
+    expect((await call("peek")).isError).toBe(false);
+  }, 60_000);
 
   it("never shows the passcode in results or logs", () => {
     expect(allTexts.join("\n")).not.toContain(PASSCODE);

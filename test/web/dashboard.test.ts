@@ -1,5 +1,7 @@
 import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
+import type { CalibrationBundle } from "../../src/calibration/bundle.js";
+import { PiclawError } from "../../src/util/errors.js";
 import type { DashboardStatus } from "../../src/web/status.js";
 import { action, type FakeDashboard, raw, startFakeDashboard } from "./helpers.js";
 
@@ -50,6 +52,80 @@ describe("dashboard on a loopback bind", () => {
     const after = await status(url);
     expect(after.frame).toMatchObject({ id: 1, listing: expect.stringContaining('"Look 1"') });
     expect(started.arm.calls).toEqual([]);
+  });
+
+  it("Calibrate starts the daemon's calibration once; the banner and the last run come with the status", async () => {
+    started = await startFakeDashboard();
+    expect(await status(started.url)).toMatchObject({ readiness: null, calibrationRuns: null });
+    const unavailable = await action(started.url, "/dashboard/calibrate");
+    expect(unavailable.status).toBe(409);
+    expect(JSON.parse(unavailable.text)).toMatchObject({ error: { code: "CALIBRATION_UNAVAILABLE" } });
+    await started.stop();
+
+    const asked: string[] = [];
+    let running: string | null = null;
+    started = await startFakeDashboard({
+      sources: {
+        readiness: () => ({ state: "calibrating", detail: "grid 3/24", since: 0 }),
+        calibrator: {
+          start: (by) => {
+            if (running) throw new PiclawError("CALIBRATION_RUNNING", `asked by ${running}`);
+            asked.push(by);
+            running = by;
+          },
+          status: () => ({ running, last: null }),
+        },
+      },
+    });
+    const { url } = started;
+    expect((await raw(url, "/dashboard/calibrate", { method: "POST" })).status).toBe(403);
+    const first = await action(url, "/dashboard/calibrate");
+    expect(first.status).toBe(200);
+    expect(JSON.parse(first.text)).toMatchObject({
+      ok: true,
+      message: expect.stringContaining("calibrating"),
+    });
+    const second = await action(url, "/dashboard/calibrate");
+    expect(second.status).toBe(409);
+    expect(JSON.parse(second.text)).toMatchObject({ ok: false, error: { code: "CALIBRATION_RUNNING" } });
+    expect(asked).toEqual(["dashboard:local"]);
+    expect(await status(url)).toMatchObject({
+      readiness: { state: "calibrating", detail: "grid 3/24" },
+      calibrationRuns: { running: "dashboard:local", last: null },
+    });
+    // The page has the button and the banner.
+    const page = (await raw(url, "/")).text;
+    expect(page).toContain('id="calibrate"');
+    expect(page).toContain('id="readiness"');
+  });
+
+  it("a new calibration in use makes the dashboard look again at once, not after frameRefreshMs", async () => {
+    let bundle: CalibrationBundle | null = null;
+    started = await startFakeDashboard({
+      dashboard: { frameRefreshMs: 3_600_000 },
+      sources: { calibration: async () => bundle },
+    });
+    const { url } = started;
+    const frameId = async (want: number) => {
+      for (let i = 0; i < 100; i++) {
+        const s = await status(url);
+        if (s.frame?.id === want) return s;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      throw new Error(`no frame ${want}`);
+    };
+    await frameId(1); // the first watcher's look
+    expect((await status(url)).frame?.id).toBe(1); // no second look within the hour…
+    bundle = {
+      createdAt: "2026-11-25T12:00:00.000Z",
+      rigProfile: "corexy-fluidnc",
+      phone: { model: "iphone-61", glassMm: { width: 64, height: 139 } },
+      camera: { reprojection: { maxMm: 0.01 } },
+      arm: { residual: { rmsMm: 0.02 } },
+      validation: { passed: true, thresholdMm: 1, maxErrorMm: 0.03 },
+    } as unknown as CalibrationBundle;
+    const after = await frameId(2); // …until the calibration in use changed
+    expect(after.calibration).toMatchObject({ present: true, createdAt: "2026-11-25T12:00:00.000Z" });
   });
 
   it("parks only under the owner's lease: a held arm makes Park wait in line, visibly", async () => {

@@ -84,6 +84,8 @@ export async function startFakeDashboard(
     sessions?: DashboardSession[];
     calibration?: CalibrationBundle | null;
     clock?: Clock;
+    /** Optional sources (the daemon's readiness, its calibrator). */
+    sources?: Partial<Pick<DashboardSources, "readiness" | "calibrator" | "calibration">>;
   } = {},
 ): Promise<FakeDashboard> {
   const logLines: string[] = [];
@@ -121,6 +123,7 @@ export async function startFakeDashboard(
       (options.sessions ?? []).some((s) => s.id === id && s.images.includes(name))
         ? { contentType: "image/jpeg", body: await viewJpeg(7) }
         : null,
+    ...options.sources,
   };
   const bindHost = options.bindHost ?? "127.0.0.1";
   const dashboard = new Dashboard({

@@ -1,17 +1,18 @@
 import { dirname } from "node:path";
-import { bundlePaths, readBundle, writeBundle, writeFailedBundle } from "../../calibration/bundle.js";
+import { bundlePaths, readBundle } from "../../calibration/bundle.js";
 import type { CalibrationOptions } from "../../calibration/config.js";
-import { type CalibrationRunDeps, checkCalibration, runCalibration } from "../../calibration/run.js";
-import { fmtMm } from "../../calibration/taps.js";
 import type { Logger } from "../../log/logger.js";
 import type { Clock } from "../../util/clock.js";
 import { seededRandom } from "../../util/random.js";
+import { calibrateSteps } from "../calibrate-steps.js";
 import {
   type CalibrationRigDeps,
   startHardwareCalibrationRig,
   startSimCalibrationRig,
 } from "../calibration-rig.js";
 import type { LoadedConfig } from "../config/load.js";
+import { daemonLockPath, InstanceLock } from "../instance-lock.js";
+import { calibrateThroughDaemon } from "./calibrate-remote.js";
 
 export interface CalibrateCommandDeps {
   clock: Clock;
@@ -26,14 +27,20 @@ export interface CalibrateCommandDeps {
   env?: NodeJS.ProcessEnv;
   /** Real rig: how long to wait for a paired phone with the bridge page open (default 120 s). */
   pageWaitMs?: number;
+  /** The PID of a daemon running on the state directory, or null; default: its lock file's live holder. */
+  daemonPid?: () => number | null;
+  /** HTTP client for the daemon's API (tests). */
+  fetch?: typeof fetch;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * `piclaw calibrate [--check]` against the configured rig: the simulated one (a SimRigStack with a real
- * motion driver), or the real one (`rig.backend: hardware`: motion board, camera, and the phone's bridge
- * page showing the pattern; the daemon must not be running). Prints one line per step; returns the exit code (0 = PASS, 1 = FAIL).
+ * `piclaw calibrate [--check]`. With a daemon running on the state directory, the daemon calibrates
+ * (through its API, see calibrate-remote.ts) and uses the new bundle at once. Otherwise in this process,
+ * against the configured rig: the simulated one (a SimRigStack with a real motion driver), or the real
+ * one (`rig.backend: hardware`: motion board, camera, and the phone's bridge page showing the pattern).
+ * Prints one line per step; returns the exit code (0 = PASS, 1 = FAIL).
  * Calibrate writes `<stateDir>/calibration/bundle.json` on PASS (the old one kept as bundle.prev.json)
  * and `bundle.failed.json` on FAIL; `--check` re-validates the stored bundle and writes nothing.
  */
@@ -43,6 +50,14 @@ export async function calibrateCommand(
   deps: CalibrateCommandDeps,
 ): Promise<number> {
   const { config, stateDir } = loaded;
+  // A daemon on this state directory holds the camera, the port and the phone side: it calibrates.
+  const daemonPid = (deps.daemonPid ?? (() => new InstanceLock(daemonLockPath(stateDir)).liveHolder()))();
+  if (daemonPid !== null)
+    return calibrateThroughDaemon(loaded, check, daemonPid, {
+      write: deps.write,
+      ...(deps.seed !== undefined ? { seed: deps.seed } : {}),
+      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    });
   const options = deps.options ?? config.calibration;
   const say = (line: string): void => deps.write(`${line}\n`);
   const started = deps.clock.now();
@@ -66,45 +81,29 @@ export async function calibrateCommand(
       ? await startHardwareCalibrationRig(config, rigDeps)
       : await startSimCalibrationRig(config, rigDeps);
   try {
-    const runDeps: CalibrationRunDeps = {
-      motion: rig.motion,
-      agent: rig.agent,
-      clock: deps.clock,
-      sleep,
-      random: seededRandom(seed),
-      glassMm: rig.glassMm,
-      report: say,
-      grabFrame: rig.grabFrame,
-      rigProfile: rig.rigProfile,
-      phoneModel: rig.phoneModel,
-    };
     say(`rig ready: ${rig.transport}; random seed ${seed}`);
-    if (stored) {
-      say(`checking ${bundlePaths(stateDir).current} (created ${stored.createdAt})`);
-      const result = await checkCalibration(runDeps, stored, options);
-      for (const f of result.failures) say(`failure: ${f}`);
-      say(
-        `${result.passed ? "PASS" : "FAIL"}: worst validation tap ${fmtMm(result.validation.maxErrorMm)} (${elapsed(deps.clock, started)})`,
-      );
-      return result.passed ? 0 : 1;
-    }
-    const result = await runCalibration(runDeps, options);
-    for (const f of result.failures) say(`failure: ${f}`);
-    const v = result.bundle.validation;
-    say(
-      `${result.passed ? "PASS" : "FAIL"}: worst validation tap ${fmtMm(v.maxErrorMm)} (limit ${fmtMm(v.thresholdMm)}; ${elapsed(deps.clock, started)})`,
-    );
-    if (result.passed) say(`calibration written to ${writeBundle(stateDir, result.bundle)}`);
-    else
-      say(
-        `failed calibration kept for diagnosis at ${writeFailedBundle(stateDir, result.bundle)}; bundle.json unchanged`,
-      );
-    return result.passed ? 0 : 1;
+    const { passed } = await calibrateSteps({
+      run: {
+        motion: rig.motion,
+        agent: rig.agent,
+        clock: deps.clock,
+        sleep,
+        random: seededRandom(seed),
+        glassMm: rig.glassMm,
+        report: say,
+        grabFrame: rig.grabFrame,
+        rigProfile: rig.rigProfile,
+        phoneModel: rig.phoneModel,
+      },
+      options,
+      stateDir,
+      stored,
+      say,
+      clock: deps.clock,
+      started,
+    });
+    return passed ? 0 : 1;
   } finally {
     await rig.stop();
   }
-}
-
-function elapsed(clock: Clock, since: number): string {
-  return `${((clock.now() - since) / 1000).toFixed(1)} s`;
 }
