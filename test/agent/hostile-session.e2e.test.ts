@@ -85,7 +85,15 @@ describe("a hostile session through piclaw run", () => {
     });
     daemon = new Daemon({ config, path: null, stateDir }, log, clock, { PICLAW_E2E_KEY: API_KEY });
     await daemon.start();
-  }, 120_000);
+    // Let the start-up calibration finish first: the test moves the daemon's clock to 12:34 below, and
+    // a calibration caught by that jump waits out its camera grabs (this test is about secrets).
+    for (const end = Date.now() + 150_000; Date.now() < end; ) {
+      const { state } = daemon.readiness.snapshot;
+      if (state === "ready" || state === "degraded") break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(daemon.readiness.snapshot.state).toBe("ready");
+  }, 180_000);
 
   afterAll(async () => {
     await daemon?.stop();
