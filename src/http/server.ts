@@ -22,6 +22,25 @@ export type Routes = Record<string, Handler>;
  */
 export type RawHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
+/** Why a request is refused before any route sees it: status, message and extra headers. */
+export interface Refusal {
+  status: number;
+  message: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * One request policy for every route of a server (raw routes included): Host and Origin against DNS
+ * rebinding, auth where a path needs it. Returns the refusal, or null to let the route answer. It runs
+ * before the route table, so a path added later cannot forget it.
+ */
+export type RequestPolicy = (req: IncomingMessage, url: URL) => Refusal | null;
+
+export interface HttpServiceOptions {
+  /** Checked before every route; default: none (the simulator's Unix socket, tests' servers). */
+  policy?: RequestPolicy;
+}
+
 /** Where to listen: a TCP host/port or a Unix socket path. */
 export type ListenTarget = { host: string; port: number } | { socketPath: string };
 
@@ -32,6 +51,7 @@ export class HttpService {
     private readonly routes: Routes,
     private readonly log: Logger,
     private readonly rawRoutes: Record<string, RawHandler> = {},
+    private readonly options: HttpServiceOptions = {},
   ) {}
 
   /** Listen; resolves with the bound address (`http://host:port` or the socket path). */
@@ -61,6 +81,21 @@ export class HttpService {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://localhost");
+    const refusal = this.options.policy?.(req, url);
+    if (refusal) {
+      this.log.debug("request refused", {
+        path: url.pathname,
+        status: refusal.status,
+        reason: refusal.message,
+      });
+      res.writeHead(refusal.status, {
+        ...refusal.headers,
+        "content-type": "application/json",
+        "cache-control": "no-store",
+      });
+      res.end(jsonLine({ error: { code: "REFUSED", message: refusal.message } }));
+      return;
+    }
     const raw = this.rawRoutes[url.pathname];
     if (raw) {
       await raw(req, res).catch((err: unknown) => {
