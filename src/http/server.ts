@@ -39,7 +39,29 @@ export type RequestPolicy = (req: IncomingMessage, url: URL) => Refusal | null;
 export interface HttpServiceOptions {
   /** Checked before every route; default: none (the simulator's Unix socket, tests' servers). */
   policy?: RequestPolicy;
+  /** Limits on slow clients; defaults in `DEFAULT_TIMEOUTS`. */
+  timeouts?: Partial<HttpTimeouts>;
 }
+
+/**
+ * How long a client may take to send a request: Node's defaults (60 s for headers, 300 s for the whole
+ * request) let a slowloris hold sockets for minutes. `requestMs` ends when the request has been read,
+ * so a long reply (a tool call, a calibration run) is not cut by it.
+ */
+export interface HttpTimeouts {
+  /** From connection (or the previous request) to the end of the headers; then 408. */
+  headersMs: number;
+  /** From the start of a request to the end of its body; then 408. */
+  requestMs: number;
+  /** How often Node checks the two above (its default is 30 s, which would double them). */
+  checkEveryMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Readonly<HttpTimeouts> = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  checkEveryMs: 1_000,
+};
 
 /** Where to listen: a TCP host/port or a Unix socket path. */
 export type ListenTarget = { host: string; port: number } | { socketPath: string };
@@ -56,7 +78,13 @@ export class HttpService {
 
   /** Listen; resolves with the bound address (`http://host:port` or the socket path). */
   async start(target: ListenTarget): Promise<string> {
-    const server = createServer((req, res) => {
+    const t = { ...DEFAULT_TIMEOUTS, ...this.options.timeouts };
+    const options = {
+      headersTimeout: t.headersMs,
+      requestTimeout: t.requestMs,
+      connectionsCheckingInterval: t.checkEveryMs,
+    };
+    const server = createServer(options, (req, res) => {
       void this.handle(req, res);
     });
     this.server = server;
@@ -99,7 +127,9 @@ export class HttpService {
     const raw = this.rawRoutes[url.pathname];
     if (raw) {
       await raw(req, res).catch((err: unknown) => {
-        this.log.error("request failed", { path: url.pathname, err });
+        // A client that went away mid-request is not our failure: debug, not error.
+        if (req.destroyed) this.log.debug("client went away", { path: url.pathname, err });
+        else this.log.error("request failed", { path: url.pathname, err });
         if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
         res.end();
       });
@@ -118,8 +148,10 @@ export class HttpService {
     } catch (err) {
       const code = err instanceof PiclawError ? err.code : "INTERNAL";
       const status = STATUS[code] ?? (err instanceof PiclawError ? 400 : 500);
-      if (status >= 500) this.log.error("request failed", { path: url.pathname, err });
-      res.writeHead(status, { "content-type": "application/json" });
+      if (status >= 500 && !req.destroyed) this.log.error("request failed", { path: url.pathname, err });
+      else if (status >= 500) this.log.debug("client went away", { path: url.pathname, err });
+      const allow: Record<string, string> = status === 405 ? { allow: "GET, HEAD" } : {};
+      res.writeHead(status, { ...allow, "content-type": "application/json" });
       res.end(JSON.stringify({ error: { code, message: errorMessage(err) } }));
     }
   }

@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { request } from "node:http";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/app/config/load.js";
 import { Daemon } from "../../src/app/daemon.js";
+import { HttpService } from "../../src/http/server.js";
 import { Logger } from "../../src/log/logger.js";
 import { tokenFilePath } from "../../src/mcp/config.js";
 import { TokenStore } from "../../src/mcp/tokens.js";
@@ -111,5 +113,106 @@ describe("the daemon's request policy (mcp.requireToken: always)", () => {
     const ok = await send(base, "/sim/truth.json", { headers: { authorization: `Bearer ${token}` } });
     expect(ok.status).toBe(200);
     expect([200, 503]).toContain((await send(base, "/healthz")).status);
+  });
+
+  it("TRACE /mcp is 405 with Allow, and logs no error", async () => {
+    const before = lines.length;
+    const res = await send(base, "/mcp", { method: "TRACE", headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe("GET, POST, DELETE");
+    const errors = lines.slice(before).filter((l) => l.includes('"level":"error"'));
+    expect(errors).toEqual([]);
+  });
+
+  it("an unknown method on a plain route is 405 with Allow", async () => {
+    const res = await send(base, "/healthz", { method: "TRACE" });
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe("GET, HEAD");
+  });
+
+  it("a client that disconnects mid-upload to /mcp is logged at debug, not error", async () => {
+    const before = lines.length;
+    const url = new URL(base);
+    await new Promise<void>((resolve) => {
+      const socket = connect(Number(url.port), url.hostname, () => {
+        socket.write(
+          `POST /mcp HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\n` +
+            'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":',
+        );
+        setTimeout(() => {
+          socket.destroy();
+          resolve();
+        }, 100);
+      });
+    });
+    const seen = () => lines.slice(before).some((l) => l.includes("mcp client went away"));
+    for (let i = 0; i < 50 && !seen(); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(seen()).toBe(true);
+    expect(lines.slice(before).filter((l) => l.includes('"level":"error"'))).toEqual([]);
+  });
+});
+
+describe("HttpService timeouts (slow clients are not held for Node's 300 s)", () => {
+  const log = Logger.create({
+    level: "error",
+    format: "json",
+    sink: { write: () => {} },
+    now: () => Date.now(),
+  });
+  const http = new HttpService(
+    {},
+    log,
+    {
+      // Reads the body, then takes longer than `requestMs` to answer: the reply must not be cut.
+      "/slow-reply": async (req, res) => {
+        for await (const _ of req) {
+          // drain
+        }
+        await new Promise((r) => setTimeout(r, 900));
+        res.writeHead(200);
+        res.end("done");
+      },
+    },
+    { timeouts: { headersMs: 300, requestMs: 500, checkEveryMs: 100 } },
+  );
+  let port = 0;
+  beforeAll(async () => {
+    port = Number(new URL(await http.start({ host: "127.0.0.1", port: 0 })).port);
+  });
+  afterAll(() => http.stop());
+
+  /** Send `text`, never finish; resolve with what the server wrote before closing, and when. */
+  function stall(text: string): Promise<{ reply: string; ms: number }> {
+    const started = Date.now();
+    return new Promise((resolve, reject) => {
+      let reply = "";
+      const socket = connect(port, "127.0.0.1", () => socket.write(text));
+      socket.on("data", (d: Buffer) => {
+        reply += d.toString();
+      });
+      socket.on("close", () => resolve({ reply, ms: Date.now() - started }));
+      socket.on("error", reject);
+      setTimeout(() => socket.destroy(new Error("still open after 5 s")), 5_000);
+    });
+  }
+
+  it("headers not finished in time: 408 and the socket closes", async () => {
+    const { reply, ms } = await stall("GET /slow-reply HTTP/1.1\r\nHost: localhost\r\n");
+    expect(reply).toMatch(/^HTTP\/1\.1 408/);
+    expect(ms).toBeLessThan(2_000);
+  });
+
+  it("a body not finished in time: 408 and the socket closes", async () => {
+    const { reply, ms } = await stall(
+      "POST /slow-reply HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n0123456789",
+    );
+    expect(reply).toMatch(/^HTTP\/1\.1 408/);
+    expect(ms).toBeLessThan(2_000);
+  });
+
+  it("a reply that takes longer than requestMs, after the whole request was read, is not cut", async () => {
+    const res = await fetch(`http://127.0.0.1:${port}/slow-reply`, { method: "POST", body: "x" });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe("done");
   });
 });
