@@ -130,6 +130,16 @@ describe("the daemon's request policy (mcp.requireToken: always)", () => {
     expect(res.headers.allow).toBe("GET, HEAD");
   });
 
+  it("the API and dashboard routes' 405s name what is allowed", async () => {
+    const auth = { authorization: `Bearer ${token}` };
+    const calibrate = await send(base, "/api/calibrate", { headers: auth });
+    expect([calibrate.status, calibrate.headers.allow]).toEqual([405, "POST"]);
+    const status = await send(base, "/api/agent/status", { method: "POST", headers: auth });
+    expect([status.status, status.headers.allow]).toEqual([405, "GET"]);
+    const park = await send(base, "/dashboard/park", { headers: auth });
+    expect([park.status, park.headers.allow]).toEqual([405, "POST"]);
+  });
+
   it("a client that disconnects mid-upload to /mcp is logged at debug, not error", async () => {
     const before = lines.length;
     const url = new URL(base);
