@@ -58,7 +58,7 @@ export function agentApiRoutes(deps: AgentApiDeps): Record<string, RawHandler> {
       handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
     ): RawHandler =>
     async (req, res) => {
-      if (req.method !== method) return send(res, 405, { error: `use ${method}` });
+      if (req.method !== method) return send(res, 405, { error: `use ${method}` }, { allow: method });
       const denied = refusal(req, method, deps);
       if (denied) return send(res, denied.status, { error: denied.message });
       try {
@@ -173,6 +173,11 @@ async function parseText(req: IncomingMessage): Promise<{ text: string }> {
   return parsed.data;
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
-  sendJson(res, status, body, { "cache-control": "no-store" });
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  sendJson(res, status, body, { ...headers, "cache-control": "no-store" });
 }

@@ -40,7 +40,8 @@ export interface CalibrationApiDeps {
 export function calibrationApiRoutes(deps: CalibrationApiDeps): Record<string, RawHandler> {
   return {
     [CALIBRATE_API_PATH]: async (req, res) => {
-      if (req.method !== "POST") return send(res, 405, { error: "use POST", code: "METHOD_NOT_ALLOWED" });
+      if (req.method !== "POST")
+        return send(res, 405, { error: "use POST", code: "METHOD_NOT_ALLOWED" }, { allow: "POST" });
       const denied = refusal(req, "POST", deps);
       if (denied) return send(res, denied.status, { error: denied.message, code: "UNAUTHORIZED" });
       let body: z.infer<typeof calibrateBody>;
@@ -110,6 +111,11 @@ async function parseBody(req: IncomingMessage): Promise<z.infer<typeof calibrate
   return parsed.data;
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
-  sendJson(res, status, body, { "cache-control": "no-store" });
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  sendJson(res, status, body, { ...headers, "cache-control": "no-store" });
 }

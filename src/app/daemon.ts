@@ -20,6 +20,7 @@ import { calibrationApiRoutes } from "./calibration-api.js";
 import type { LoadedConfig } from "./config/load.js";
 import { createDaemonDashboard, dashboardSessionSources } from "./dashboard-sources.js";
 import { createRigStack } from "./hardware-rig-stack.js";
+import { daemonRequestPolicy } from "./http-policy.js";
 import { daemonLockPath, InstanceLock } from "./instance-lock.js";
 import { type Notifier, SystemdNotifier } from "./notify.js";
 import { PhoneToolStack } from "./phone-stack.js";
@@ -255,6 +256,14 @@ export class Daemon {
           calibration: () => phone.calibration,
           ...apiAccess,
           log: this.log.child("api"),
+        }),
+      },
+      {
+        policy: daemonRequestPolicy({
+          bindHost: config.server.host,
+          mcp: config.mcp,
+          localNames: machineNames(),
+          auth: apiAccess.auth,
         }),
       },
     );

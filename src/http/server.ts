@@ -22,6 +22,47 @@ export type Routes = Record<string, Handler>;
  */
 export type RawHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
+/** Why a request is refused before any route sees it: status, message and extra headers. */
+export interface Refusal {
+  status: number;
+  message: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * One request policy for every route of a server (raw routes included): Host and Origin against DNS
+ * rebinding, auth where a path needs it. Returns the refusal, or null to let the route answer. It runs
+ * before the route table, so a path added later cannot forget it.
+ */
+export type RequestPolicy = (req: IncomingMessage, url: URL) => Refusal | null;
+
+export interface HttpServiceOptions {
+  /** Checked before every route; default: none (the simulator's Unix socket, tests' servers). */
+  policy?: RequestPolicy;
+  /** Limits on slow clients; defaults in `DEFAULT_TIMEOUTS`. */
+  timeouts?: Partial<HttpTimeouts>;
+}
+
+/**
+ * How long a client may take to send a request: Node's defaults (60 s for headers, 300 s for the whole
+ * request) let a slowloris hold sockets for minutes. `requestMs` ends when the request has been read,
+ * so a long reply (a tool call, a calibration run) is not cut by it.
+ */
+export interface HttpTimeouts {
+  /** From connection (or the previous request) to the end of the headers; then 408. */
+  headersMs: number;
+  /** From the start of a request to the end of its body; then 408. */
+  requestMs: number;
+  /** How often Node checks the two above (its default is 30 s, which would double them). */
+  checkEveryMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Readonly<HttpTimeouts> = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  checkEveryMs: 1_000,
+};
+
 /** Where to listen: a TCP host/port or a Unix socket path. */
 export type ListenTarget = { host: string; port: number } | { socketPath: string };
 
@@ -32,11 +73,18 @@ export class HttpService {
     private readonly routes: Routes,
     private readonly log: Logger,
     private readonly rawRoutes: Record<string, RawHandler> = {},
+    private readonly options: HttpServiceOptions = {},
   ) {}
 
   /** Listen; resolves with the bound address (`http://host:port` or the socket path). */
   async start(target: ListenTarget): Promise<string> {
-    const server = createServer((req, res) => {
+    const t = { ...DEFAULT_TIMEOUTS, ...this.options.timeouts };
+    const options = {
+      headersTimeout: t.headersMs,
+      requestTimeout: t.requestMs,
+      connectionsCheckingInterval: t.checkEveryMs,
+    };
+    const server = createServer(options, (req, res) => {
       void this.handle(req, res);
     });
     this.server = server;
@@ -61,10 +109,27 @@ export class HttpService {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://localhost");
+    const refusal = this.options.policy?.(req, url);
+    if (refusal) {
+      this.log.debug("request refused", {
+        path: url.pathname,
+        status: refusal.status,
+        reason: refusal.message,
+      });
+      res.writeHead(refusal.status, {
+        ...refusal.headers,
+        "content-type": "application/json",
+        "cache-control": "no-store",
+      });
+      res.end(jsonLine({ error: { code: "REFUSED", message: refusal.message } }));
+      return;
+    }
     const raw = this.rawRoutes[url.pathname];
     if (raw) {
       await raw(req, res).catch((err: unknown) => {
-        this.log.error("request failed", { path: url.pathname, err });
+        // A client that went away mid-request is not our failure: debug, not error.
+        if (req.destroyed) this.log.debug("client went away", { path: url.pathname, err });
+        else this.log.error("request failed", { path: url.pathname, err });
         if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
         res.end();
       });
@@ -83,8 +148,10 @@ export class HttpService {
     } catch (err) {
       const code = err instanceof PiclawError ? err.code : "INTERNAL";
       const status = STATUS[code] ?? (err instanceof PiclawError ? 400 : 500);
-      if (status >= 500) this.log.error("request failed", { path: url.pathname, err });
-      res.writeHead(status, { "content-type": "application/json" });
+      if (status >= 500 && !req.destroyed) this.log.error("request failed", { path: url.pathname, err });
+      else if (status >= 500) this.log.debug("client went away", { path: url.pathname, err });
+      const allow: Record<string, string> = status === 405 ? { allow: "GET, HEAD" } : {};
+      res.writeHead(status, { ...allow, "content-type": "application/json" });
       res.end(JSON.stringify({ error: { code, message: errorMessage(err) } }));
     }
   }

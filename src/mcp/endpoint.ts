@@ -92,6 +92,13 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     const presented = bearerToken(req.headers.authorization);
     const misdirected = guard.refusal(req);
     if (misdirected) return refuse(res, 403, misdirected);
+    // Streamable HTTP uses these three; others (TRACE, CONNECT…) cannot even become a web Request and
+    // used to surface as a 500 and an error log line.
+    if (!MCP_METHODS.includes(req.method ?? "")) {
+      return refuse(res, 405, `${req.method} is not supported on ${MCP_PATH}`, {
+        allow: MCP_METHODS.join(", "),
+      });
+    }
 
     let authInfo: AuthInfo = { token: "local", clientId: "local", scopes: [] };
     if (presented) {
@@ -131,6 +138,12 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       await sendWebResponse(res, response);
     } catch (err) {
       if (err instanceof PiclawError && err.code === "BODY_TOO_LARGE") return refuse(res, 413, err.message);
+      // The client went away (mid-upload, or before the reply): nothing is wrong on our side.
+      if (req.destroyed || abort.signal.aborted) {
+        log.debug("mcp client went away", { err });
+        res.destroy();
+        return;
+      }
       log.error("mcp request failed", { err });
       if (!res.headersSent) refuse(res, 500, "internal error");
       else res.end();
@@ -161,6 +174,9 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     }),
   };
 }
+
+/** The methods Streamable HTTP defines; anything else is a 405 with this list in `Allow`. */
+const MCP_METHODS: readonly string[] = ["GET", "POST", "DELETE"];
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(join(projectRoot(), "package.json"), "utf8")) as { version: string };

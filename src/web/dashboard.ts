@@ -144,7 +144,12 @@ export class Dashboard {
         return send(res, 200, image.contentType, image.body, head);
       }
       default:
-        return sendJson(res, 405, { error: { code: "METHOD_NOT_ALLOWED", message: "use POST" } });
+        return sendJson(
+          res,
+          405,
+          { error: { code: "METHOD_NOT_ALLOWED", message: "use POST" } },
+          { allow: "POST" },
+        );
     }
   }
 
