@@ -12,8 +12,12 @@ export class RateLimiter {
     private readonly clock: Clock,
   ) {}
 
-  /** Take one request's worth; returns null when allowed, else the seconds until one is available. */
-  take(key: string): number | null {
+  /**
+   * Take `count` requests' worth, all or nothing (a refused batch spends nothing); returns null when
+   * allowed, else the seconds until that many are available (60 when `count` exceeds the whole
+   * budget: such a batch never passes, and a minute refills everything that can be had).
+   */
+  take(key: string, count = 1): number | null {
     if (this.perMinute <= 0) return null;
     const now = this.clock.now();
     const ratePerMs = this.perMinute / 60_000;
@@ -22,11 +26,12 @@ export class RateLimiter {
     bucket.at = now;
     this.buckets.set(key, bucket);
     if (this.buckets.size > 10_000) this.prune(now, ratePerMs);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
+    if (bucket.tokens >= count) {
+      bucket.tokens -= count;
       return null;
     }
-    return Math.max(1, Math.ceil((1 - bucket.tokens) / ratePerMs / 1000));
+    if (count > this.perMinute) return 60;
+    return Math.max(1, Math.ceil((count - bucket.tokens) / ratePerMs / 1000));
   }
 
   /** Forget buckets that have refilled completely (they behave like new ones). */

@@ -48,7 +48,7 @@ export const mcpConfigSchema = z
       .max(100_000)
       .default(240)
       .describe(
-        "Requests per minute per token (per client address without a token); over it, HTTP 429 with Retry-After. 0 = no limit.",
+        "Requests per minute per token (per client address without a token), each tool call counting as one (a JSON-RPC batch of N calls costs N); over it, HTTP 429 with Retry-After. 0 = no limit.",
       ),
     priority: z
       .string()

@@ -117,12 +117,11 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
         "www-authenticate": 'Bearer realm="piclaw"',
       });
     }
-    const retryAfter = limiter.take(presented ? authInfo.token : `addr:${req.socket.remoteAddress ?? "?"}`);
-    if (retryAfter !== null) {
-      return refuse(res, 429, `rate limit of ${config.rateLimitPerMinute} requests per minute`, {
-        "retry-after": String(retryAfter),
-      });
-    }
+    // Every request costs one before its body is read (a throttled client cannot make us read bodies);
+    // each further tool call in a batch costs one more once the body is parsed.
+    const limitKey = presented ? authInfo.token : `addr:${req.socket.remoteAddress ?? "?"}`;
+    const retryAfter = limiter.take(limitKey);
+    if (retryAfter !== null) return refuseRateLimited(res, retryAfter);
 
     const abort = new AbortController();
     res.once("close", () => {
@@ -130,7 +129,11 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     });
     try {
       const body = req.method === "POST" ? await readBody(req, config.maxBodyBytes) : Buffer.alloc(0);
-      const rawArgs = rawToolArguments(body);
+      const calls = rawToolArguments(body);
+      // All or nothing: a batch with more calls than are left is refused whole, none of it runs.
+      const batchWait = calls && calls.calls > 1 ? limiter.take(limitKey, calls.calls - 1) : null;
+      if (batchWait !== null) return refuseRateLimited(res, batchWait);
+      const rawArgs = calls?.arguments;
       const response = await handler.fetch(toWebRequest(req, body, abort.signal), {
         authInfo: rawArgs ? { ...authInfo, extra: { rawToolArguments: rawArgs } } : authInfo,
       });
@@ -148,6 +151,12 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       if (!res.headersSent) refuse(res, 500, "internal error");
       else res.end();
     }
+  }
+
+  function refuseRateLimited(res: ServerResponse, retryAfter: number): void {
+    refuse(res, 429, `rate limit of ${config.rateLimitPerMinute} tool calls or requests per minute`, {
+      "retry-after": String(retryAfter),
+    });
   }
 
   function refuse(

@@ -115,6 +115,27 @@ describe("MCP endpoint security", () => {
     expect((await raw(started.mcpUrl, { authorization: `Bearer ${b}` })).status).toBe(200);
   });
 
+  it("charges the rate limit per tool call: a batch with more calls than are left is refused whole", async () => {
+    started = await startMcp({ bindHost: "0.0.0.0", config: { rateLimitPerMinute: 5 } });
+    const a = (await started.tokens.create("a")).token;
+    const batch = (n: number): string =>
+      JSON.stringify(
+        Array.from({ length: n }, (_, i) => ({
+          jsonrpc: "2.0",
+          id: i + 1,
+          method: "tools/call",
+          params: { name: "no_such_tool", arguments: {} },
+        })),
+      );
+    // Six calls in one HTTP request exceed a budget of five: before issue 19 this counted as one request.
+    const limited = await raw(started.mcpUrl, { authorization: `Bearer ${a}` }, batch(6));
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+    // The refused batch spent only its request's one: a batch of the four left passes, then nothing does.
+    expect((await raw(started.mcpUrl, { authorization: `Bearer ${a}` }, batch(4))).status).not.toBe(429);
+    expect((await raw(started.mcpUrl, { authorization: `Bearer ${a}` })).status).toBe(429);
+  });
+
   it("needs no token on loopback unless requireToken is always", async () => {
     started = await startMcp();
     expect((await raw(started.mcpUrl, {})).status).toBe(200);
