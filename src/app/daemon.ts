@@ -217,6 +217,7 @@ export class Daemon {
           localNames: machineNames(),
           clock: this.clock,
           loginMs: config.dashboard.loginHours * 3_600_000,
+          trustProxy: config.dashboard.trustProxy,
         }),
       cliToken: writeCliToken(stateDir),
     };

@@ -4,6 +4,7 @@ import { readBody } from "../http/body.js";
 import { bearerToken, cookieValue, originMatchesHost } from "../http/headers.js";
 import { RateLimiter } from "../http/rate-limit.js";
 import { jsonSender, type RawHandler } from "../http/server.js";
+import { secureAttribute } from "../http/tls.js";
 import type { Logger } from "../log/logger.js";
 import type { Clock } from "../util/clock.js";
 import { PiclawError } from "../util/errors.js";
@@ -183,7 +184,7 @@ export class BridgeApi {
       sendJson(res, 200, { paired: true, device: info.id, credential });
       return;
     }
-    sendJson(res, 200, { paired: true, device: info.id }, { "set-cookie": cookieFor(credential) });
+    sendJson(res, 200, { paired: true, device: info.id }, { "set-cookie": cookieFor(credential, req) });
   }
 
   private async hello(req: IncomingMessage, res: ServerResponse, device: DeviceInfo | null): Promise<void> {
@@ -200,7 +201,7 @@ export class BridgeApi {
       res,
       200,
       { ok: true, device: device?.id },
-      fromCookie ? { "set-cookie": cookieFor(fromCookie) } : {},
+      fromCookie ? { "set-cookie": cookieFor(fromCookie, req) } : {},
     );
   }
 
@@ -291,8 +292,9 @@ async function readJson<S extends z.ZodType>(req: IncomingMessage, schema: S): P
   return parseJsonBody(schema, await readBody(req, JSON_LIMIT));
 }
 
-function cookieFor(credential: string): string {
-  return `${COOKIE_NAME}=${credential}; Max-Age=${COOKIE_MAX_AGE_S}; Path=/; HttpOnly; SameSite=Strict`;
+/** The device cookie; `Secure` when the page was served over TLS (the bridge has no proxy setting). */
+function cookieFor(credential: string, req: IncomingMessage): string {
+  return `${COOKIE_NAME}=${credential}; Max-Age=${COOKIE_MAX_AGE_S}; Path=/; HttpOnly; SameSite=Strict${secureAttribute(req, false)}`;
 }
 
 /** The device credential from the cookie, or from `Authorization: Bearer` (Shortcuts, curl). */

@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { bearerToken, cookieValue, originMatchesHost } from "../http/headers.js";
 import { HostGuard } from "../http/host-guard.js";
+import { secureAttribute } from "../http/tls.js";
 import { isLoopbackHost, type McpConfig } from "../mcp/config.js";
 import type { TokenInfo } from "../mcp/tokens.js";
 import type { Clock } from "../util/clock.js";
@@ -36,6 +37,8 @@ export interface DashboardAuthOptions {
   loginMs: number;
   /** Key for the cookie's HMAC; default: 32 random bytes (logins end when the process does). */
   key?: Buffer;
+  /** `dashboard.trustProxy`: believe `X-Forwarded-Proto: https` when deciding on `Secure`; default false. */
+  trustProxy?: boolean;
 }
 
 export type AuthVerdict =
@@ -111,14 +114,19 @@ export class DashboardAuth {
       this.logins.delete(old);
     }
     const maxAge = Math.floor(this.options.loginMs / 1000);
-    return `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}`;
+    return `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${this.secure(req)}`;
   }
 
   /** End the request's login; returns the Set-Cookie value that clears the cookie. */
   logout(req: IncomingMessage): string {
     const value = cookieValue(req.headers.cookie, SESSION_COOKIE);
     if (value) this.logins.delete(value);
-    return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`;
+    return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${this.secure(req)}`;
+  }
+
+  /** Over TLS the cookie must never travel in clear text (issue 19): `; Secure`, else nothing. */
+  private secure(req: IncomingMessage): string {
+    return secureAttribute(req, this.options.trustProxy ?? false);
   }
 
   private loginOf(req: IncomingMessage): Login | null {

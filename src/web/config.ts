@@ -54,6 +54,12 @@ export const dashboardConfigSchema = z
       .describe(
         "How long a dashboard login (a cookie derived from the MCP token) lasts; revoking the token ends it at once.",
       ),
+    trustProxy: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Trust `X-Forwarded-Proto` from a reverse proxy in front of the daemon: `https` there marks the login cookie `Secure`. Turn on only behind a proxy that sets the header itself (any client can send it). Over a TLS socket the cookie is `Secure` either way.",
+      ),
   })
   .describe("The dashboard page served at / on the MCP port.");
 

@@ -57,7 +57,12 @@ export class Dashboard {
 
   constructor(private readonly options: DashboardOptions) {
     const { config, clock, log } = options;
-    this.auth = new DashboardAuth({ ...options.auth, clock, loginMs: config.loginHours * 3_600_000 });
+    this.auth = new DashboardAuth({
+      ...options.auth,
+      clock,
+      loginMs: config.loginHours * 3_600_000,
+      trustProxy: config.trustProxy,
+    });
     this.frames = new FrameCache((signal) => options.sources.look(signal), clock, log, config.frameRefreshMs);
   }
 

@@ -280,4 +280,27 @@ describe("dashboard off loopback", () => {
     expect((await raw(url, "/dashboard/status.json", { headers: { cookie } })).status).toBe(401);
     expect(started.logLines.join("")).not.toContain(token.split("_").at(-1));
   });
+
+  it("marks the login cookie Secure when X-Forwarded-Proto: https comes from a trusted proxy, not otherwise", async () => {
+    const login = async (trustProxy: boolean): Promise<string> => {
+      started = await startFakeDashboard({ bindHost: "0.0.0.0", dashboard: { trustProxy } });
+      const { token } = await started.tokens.create("browser");
+      const reply = await raw(started.url, "/dashboard/login", {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          origin: started.url,
+          "x-forwarded-proto": "https",
+        },
+        body: new URLSearchParams({ token }).toString(),
+      });
+      expect(reply.status).toBe(303);
+      await started.stop();
+      started = null;
+      return String(reply.headers["set-cookie"]);
+    };
+    // Off (the default): any client can send the header, so it changes nothing.
+    expect(await login(false)).not.toContain("Secure");
+    expect(await login(true)).toMatch(/; HttpOnly; SameSite=Strict; Max-Age=\d+; Secure$/);
+  });
 });
