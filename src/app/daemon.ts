@@ -8,6 +8,7 @@ import { tokenFilePath } from "../mcp/config.js";
 import { createMcpEndpoint, MCP_PATH, type McpEndpoint } from "../mcp/endpoint.js";
 import { TokenStore } from "../mcp/tokens.js";
 import { PhoneOwner } from "../rig/owner.js";
+import { FrameWorker } from "../sim/camera/index.js";
 import { SimControlServer } from "../sim/control.js";
 import type { SimRig } from "../sim/rig.js";
 import { removeStaleTempFiles } from "../util/atomic-file.js";
@@ -26,6 +27,7 @@ import { type Notifier, SystemdNotifier } from "./notify.js";
 import { PhoneToolStack } from "./phone-stack.js";
 import { describeReadiness, Readiness } from "./readiness.js";
 import type { RigStack } from "./rig-stack.js";
+import { simRoutes } from "./sim-routes.js";
 import { Watchdog, watchdogPingIntervalMs } from "./watchdog.js";
 
 /**
@@ -39,6 +41,8 @@ export class Daemon {
   private rigStarting: Promise<void> | null = null;
   private http: HttpService | null = null;
   private control: SimControlServer | null = null;
+  /** Renders `/sim/frame.jpg` in a worker thread while the simulated rig runs. */
+  private frames: FrameWorker | null = null;
   private mcp: McpEndpoint | null = null;
   private dashboard: Dashboard | null = null;
   /** The built-in agent, jobs and runtime, once started. */
@@ -238,14 +242,7 @@ export class Daemon {
           );
         },
         ...(rig
-          ? {
-              "/sim/screen.png": async () => ({ contentType: "image/png", body: await rig.screenshot() }),
-              "/sim/frame.jpg": async (_req: unknown, url: URL) => ({
-                contentType: "image/jpeg",
-                body: await rig.captureFrame(SimControlServer.settingsFromQuery(url, config.sim.camera)),
-              }),
-              "/sim/truth.json": async () => json(rig.truth()),
-            }
+          ? simRoutes({ rig, frames: this.startFrames(rig), camera: config.sim.camera, clock: this.clock })
           : {}),
       },
       this.log.child("http"),
@@ -285,6 +282,14 @@ export class Daemon {
     else await this.announce();
   }
 
+  /** Start the worker that renders the simulated camera's frames from the rig's scene snapshots. */
+  private startFrames(rig: SimRig): FrameWorker {
+    const frames = new FrameWorker((query) => rig.sceneSnapshot(query));
+    frames.start();
+    this.frames = frames;
+    return frames;
+  }
+
   /**
    * Tell systemd where we stand: READY=1 (once) when the servers answer and the state is ready or
    * degraded — a degraded appliance is up and says why in STATUS= — and STATUS= on every change.
@@ -318,6 +323,8 @@ export class Daemon {
     this.dashboard = null;
     await this.http?.stop();
     this.http = null;
+    await this.frames?.stop();
+    this.frames = null;
     await this.phone?.stop();
     this.phone = null;
     await this.control?.stop();
