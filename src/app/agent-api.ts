@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import type { AgentEvent } from "../agent/events.js";
 import type { Trigger } from "../agent/ports.js";
-import { readBody } from "../http/body.js";
+import { readJsonBody } from "../http/body.js";
 import { bearerToken } from "../http/headers.js";
 import { type RawHandler, sendJson } from "../http/server.js";
 import type { Logger } from "../log/logger.js";
@@ -159,21 +159,12 @@ function sameSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-async function parseText(req: IncomingMessage): Promise<{ text: string }> {
-  const raw = await readBody(req, 16_384);
-  let value: unknown;
-  try {
-    value = JSON.parse(raw.toString("utf8"));
-  } catch {
-    throw new PiclawError("BAD_REQUEST", 'body: must be JSON like {"text": "…"}');
-  }
-  const parsed = textBody.safeParse(value);
-  if (!parsed.success)
-    throw new PiclawError("BAD_REQUEST", parsed.error.issues.map((i) => i.message).join("; "));
-  return parsed.data;
+function parseText(req: IncomingMessage): Promise<{ text: string }> {
+  return readJsonBody(req, 16_384, textBody, '{"text": "…"}');
 }
 
-function send(
+/** A JSON reply of the daemon's APIs (never cached). */
+export function send(
   res: ServerResponse,
   status: number,
   body: unknown,

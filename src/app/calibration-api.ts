@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
-import { readBody } from "../http/body.js";
+import { readJsonBody } from "../http/body.js";
 import { type RawHandler, sendJson } from "../http/server.js";
 import type { Logger } from "../log/logger.js";
 import { errorMessage, PiclawError } from "../util/errors.js";
 import type { DashboardAuth } from "../web/auth.js";
-import { refusal } from "./agent-api.js";
+import { refusal, send } from "./agent-api.js";
 import type { DaemonCalibration } from "./daemon-calibration.js";
 
 /** The path `piclaw calibrate` posts to when a daemon runs. */
@@ -95,27 +95,6 @@ async function stream(
   }
 }
 
-async function parseBody(req: IncomingMessage): Promise<z.infer<typeof calibrateBody>> {
-  const raw = (await readBody(req, 4096)).toString("utf8").trim();
-  let value: unknown = {};
-  if (raw) {
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      throw new PiclawError("BAD_REQUEST", 'body: must be JSON like {"check": false}');
-    }
-  }
-  const parsed = calibrateBody.safeParse(value);
-  if (!parsed.success)
-    throw new PiclawError("BAD_REQUEST", parsed.error.issues.map((i) => i.message).join("; "));
-  return parsed.data;
-}
-
-function send(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  sendJson(res, status, body, { ...headers, "cache-control": "no-store" });
+function parseBody(req: IncomingMessage): Promise<z.infer<typeof calibrateBody>> {
+  return readJsonBody(req, 4096, calibrateBody, '{"check": false}', { emptyAs: {} });
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { jsonLines } from "../../http/json-lines.js";
 import { localBaseUrl } from "../../http/server.js";
 import type { Logger } from "../../log/logger.js";
 import { terminalSafe } from "../../log/terminal.js";
@@ -100,17 +101,10 @@ export async function agentCommand(
     return 0;
   }
   let status: string | null = null;
-  let buffered = "";
-  const decoder = new TextDecoder();
-  for await (const chunk of response.body) {
-    buffered += decoder.decode(chunk as Uint8Array, { stream: true });
-    for (let nl = buffered.indexOf("\n"); nl >= 0; nl = buffered.indexOf("\n")) {
-      const value = JSON.parse(buffered.slice(0, nl)) as Record<string, unknown>;
-      buffered = buffered.slice(nl + 1);
-      if (value.type === "outcome") status = String(value.status);
-      const line = describeRunLine(value);
-      if (line) deps.write(line);
-    }
+  for await (const value of jsonLines(response.body)) {
+    if (value.type === "outcome") status = String(value.status);
+    const line = describeRunLine(value);
+    if (line) deps.write(line);
   }
   return status !== null && OK_STATUSES.has(status) ? 0 : 1;
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { jsonLines } from "../../http/json-lines.js";
 import { localBaseUrl } from "../../http/server.js";
 import { errorMessage, PiclawError } from "../../util/errors.js";
 import { cliTokenPath } from "../agent-api.js";
@@ -48,18 +49,11 @@ export async function calibrateThroughDaemon(
     throw new PiclawError(refused.code ?? "DAEMON_REFUSED", refused.error ?? `${response.status}: refused`);
   }
   let passed: boolean | null = null;
-  let buffered = "";
-  const decoder = new TextDecoder();
-  for await (const chunk of response.body) {
-    buffered += decoder.decode(chunk as Uint8Array, { stream: true });
-    for (let nl = buffered.indexOf("\n"); nl >= 0; nl = buffered.indexOf("\n")) {
-      const value = JSON.parse(buffered.slice(0, nl)) as Record<string, unknown>;
-      buffered = buffered.slice(nl + 1);
-      if (value.type === "line") deps.write(`${String(value.text)}\n`);
-      else if (value.type === "result") passed = value.passed === true;
-      else if (value.type === "error")
-        throw new PiclawError(String(value.code ?? "CALIBRATION_FAILED"), String(value.message));
-    }
+  for await (const value of jsonLines(response.body)) {
+    if (value.type === "line") deps.write(`${String(value.text)}\n`);
+    else if (value.type === "result") passed = value.passed === true;
+    else if (value.type === "error")
+      throw new PiclawError(String(value.code ?? "CALIBRATION_FAILED"), String(value.message));
   }
   if (passed === null)
     throw new PiclawError(
