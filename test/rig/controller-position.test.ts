@@ -65,11 +65,15 @@ describe("MotionController: where the arm is", () => {
     expect(gantry.positionAt().xMm).toBeCloseTo(target.xMm, 2); // (and that is where it really is)
 
     motion.resetEstop();
-    await motion.reference(); // parked origin: the park spot is declared, so the status follows it
-    expect(await motion.status()).toMatchObject({
-      referenced: true,
-      positionKnown: true,
-      position: { xMm: profile.park.xMm, yMm: profile.park.yMm },
-    });
+    // The e-stop came at rest and the board kept its machine position, so referencing restores the
+    // origin where the carriage really is (declaring park there would be a lie: issue 14).
+    await motion.reference();
+    const again = await motion.status();
+    expect(again).toMatchObject({ referenced: true, positionKnown: true });
+    expect(again.position.xMm).toBeCloseTo(target.xMm, 2);
+    expect(again.position.yMm).toBeCloseTo(target.yMm, 2);
+    await motion.run([{ kind: "travel", to: { ...profile.park } }]);
+    expect(gantry.positionAt().xMm).toBeCloseTo(profile.park.xMm, 2);
+    expect(gantry.positionAt().yMm).toBeCloseTo(profile.park.yMm, 2);
   });
 });

@@ -4,10 +4,12 @@ import type { MotionBackend, MotionStatus, MotionStep } from "../motion.js";
 import type { RigProfile } from "../profile.js";
 import { grblAlarm } from "./codes.js";
 import { type BoardFacts, greetBoard, writeSettings } from "./handshake.js";
+import { OriginWatch } from "./origin-watch.js";
 import { findPortByUsbId, listSerialPorts, type OpenPort, openSerialPort, type PortListing } from "./port.js";
 import { PositionKeeper, type PositionStore } from "./position-record.js";
 import { programToGcode } from "./program.js";
 import { type GrblStatusReport, motionState, workPosition, type Xyz } from "./protocol.js";
+import { Reconnector } from "./reconnect.js";
 import { type AlarmState, alarmError, alarmState, recoverCritical, resetNow } from "./recovery.js";
 import { establishOrigin, parkCarriage } from "./referencing.js";
 import { ProgramRunner } from "./runner.js";
@@ -53,16 +55,25 @@ export class GrblBackend implements MotionBackend {
   private wco: Xyz = { x: 0, y: 0, z: 0 };
   private stylusDown = false;
   private chain: Promise<void> = Promise.resolve();
-  private reconnectTimer: NodeJS.Timeout | null = null;
-  private reconnectDelayMs = 0;
   private stopping = false;
   private fluidnc = false;
   /** A session still handshaking: not usable for motion yet, but its events count. */
   private connecting: GrblSession | null = null;
   private readonly runner: ProgramRunner;
   private readonly keeper: PositionKeeper | null;
+  private readonly reconnector = new Reconnector(
+    () => this.connect(),
+    () => ({ minMs: this.timings.reconnectMinMs, maxMs: this.timings.reconnectMaxMs }),
+    () => this.stopping,
+    (err) =>
+      err
+        ? this.options.log.debug("reconnect failed", { err: err.message })
+        : this.options.log.info("GRBL port back; reference() needed before motion"),
+  );
   /** The origin policy passed on this connection (or the operator confirmed the carriage at park). */
   private originTrusted = false;
+  /** Whether an e-stop or alarm since then lost that origin, and whether a kept MPos restores it. */
+  private readonly watch = new OriginWatch();
 
   constructor(private readonly options: GrblBackendOptions) {
     this.runner = new ProgramRunner(options.profile, () => this.timings, options.log, {
@@ -94,8 +105,7 @@ export class GrblBackend implements MotionBackend {
     const left = () => deadline - Date.now();
     const notDone: string[] = [];
     this.stopping = true;
-    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = null;
+    this.reconnector.cancel();
     const wasRunning = this.runner.active;
     this.runner.fail(new PiclawError("MOTION_STOPPED", "the motion back-end is stopping"));
     const s = this.session;
@@ -139,6 +149,8 @@ export class GrblBackend implements MotionBackend {
    * Establish the origin. Recovers from an alarm first (after ALARM:1/2: wait out the window in which
    * GRBL ignores resets, then reset until the banner). Refuses a board whose settings differ from the
    * profile. Sends `G21 G90 G94` before any G92, so a startup block selecting inches cannot scale it.
+   * A parked-origin rig after an e-stop or alarm restores its origin from a kept MPos, or throws
+   * MOTION_ORIGIN_UNCONFIRMED until `confirmParked()` (origin-watch.ts); on start, the position record.
    */
   async reference(): Promise<void> {
     const s = this.live();
@@ -149,13 +161,14 @@ export class GrblBackend implements MotionBackend {
     else if (this.alarm || this.report?.state === "Alarm") await s.softReset(t.resetWaitMs);
     this.alarm = null;
     if (this.board?.mismatches.length) throw settingsMismatchError(this.board.mismatches);
-    if (this.board && !profile.homing.endstops && !this.originTrusted)
-      this.keeper?.vouch(this.board, alarmSeen);
-    await establishOrigin(s, profile, t);
+    const parked = !profile.homing.endstops;
+    if (this.board && parked && !this.originTrusted) this.keeper?.vouch(this.board, alarmSeen);
+    const at = parked ? await this.watch.check(s, profile, t.replyTimeoutMs) : undefined;
+    const bed = await establishOrigin(s, profile, t, at);
     this.originTrusted = true;
     this.referenced = true;
     this.alarm = null;
-    await s.status(t.replyTimeoutMs);
+    this.watch.referenced(bed, (await s.status(t.replyTimeoutMs)).mpos);
     this.options.log.info("referenced", {
       homing: profile.homing.endstops,
       position: workPosition(this.report, this.wco),
@@ -168,6 +181,7 @@ export class GrblBackend implements MotionBackend {
    */
   async confirmParked(): Promise<void> {
     this.originTrusted = true;
+    this.watch.confirmed();
     await this.reference();
     this.keeper?.parked(this.report?.mpos);
   }
@@ -220,6 +234,7 @@ export class GrblBackend implements MotionBackend {
   async halt(reason: string): Promise<void> {
     const deadline = Date.now() + this.timings.stopBudgetMs;
     this.options.log.warn("halt", { reason });
+    if (this.originTrusted) this.watch.lost(`an e-stop (${reason}) reset the board`);
     this.referenced = false;
     const s = this.session;
     this.runner.fail(new PiclawError("MOTION_HALTED", `motion halted: ${reason}`, { reason }));
@@ -283,8 +298,7 @@ export class GrblBackend implements MotionBackend {
 
   private stopTimers(): void {
     this.runner.stopTimers();
-    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = null;
+    this.reconnector.cancel();
   }
 
   private async connect(): Promise<void> {
@@ -335,6 +349,7 @@ export class GrblBackend implements MotionBackend {
   private onAlarm(s: GrblSession, code: number): void {
     if (!this.ours(s)) return;
     this.alarm = alarmState(code);
+    if (this.originTrusted) this.watch.lost(`${this.alarm.code} (${this.alarm.message})`);
     this.options.log.error("GRBL alarm", { code, meaning: this.alarm.message });
     this.forget(s, grblAlarm(code));
   }
@@ -360,6 +375,7 @@ export class GrblBackend implements MotionBackend {
   private onStatus(report: GrblStatusReport): void {
     this.report = report;
     if (report.wco) this.wco = report.wco;
+    if (this.referenced && !this.runner.active && report.state === "Idle") this.watch.seenAtRest(report.mpos);
     // The stylus state is our own M3/M5 bookkeeping: GRBL prints `A:` only in the reports that carry
     // `Ov:` (every 10th–20th, report.c), so its absence says nothing. Its presence is a confirmation.
     if (report.accessories !== undefined && /[SC]/.test(report.accessories) !== this.stylusDown) {
@@ -379,22 +395,6 @@ export class GrblBackend implements MotionBackend {
     this.runner.fail(disconnectedError());
     if (this.stopping) return;
     this.options.log.error("GRBL port vanished; reconnecting", { err: err?.message });
-    this.reconnectDelayMs = this.timings.reconnectMinMs;
-    this.scheduleReconnect();
-  }
-
-  private scheduleReconnect(): void {
-    if (this.stopping || this.reconnectTimer) return;
-    this.reconnectTimer = setTimeout(() => {
-      this.reconnectTimer = null;
-      this.connect().then(
-        () => this.options.log.info("GRBL port back; reference() needed before motion"),
-        (err: unknown) => {
-          this.options.log.debug("reconnect failed", { err: (err as Error).message });
-          this.reconnectDelayMs = Math.min(this.reconnectDelayMs * 2, this.timings.reconnectMaxMs);
-          this.scheduleReconnect();
-        },
-      );
-    }, this.reconnectDelayMs);
+    this.reconnector.start();
   }
 }

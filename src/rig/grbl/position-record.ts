@@ -55,7 +55,7 @@ export function filePositionStore(path: string): PositionStore {
 }
 
 /** Machine positions closer than this (mm) are the same: GRBL prints 3 decimals of whole steps. */
-const SAME_MM = 0.01;
+export const SAME_MM = 0.01;
 
 /** What the board looked like on connect, for `startVerdict`. */
 export interface BoardAtStart {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { MotionStep } from "../../../src/rig/motion.js";
+import { trapezoid } from "../../../src/rig/speed-law.js";
 import { rejection } from "../../helpers/errors.js";
 import { cleanupRigs, rig, sleep, until } from "./helpers.js";
 
@@ -134,8 +135,8 @@ describe("GrblBackend against the simulated board over a pty", () => {
     expect(gantry.positionAt().xMm).toBeCloseTo(200, 3);
   });
 
-  it("halt mid-swipe stops the carriage, lifts the stylus and requires reference()", async () => {
-    const { backend, gantry } = await rig();
+  it("halt mid-swipe stops the carriage, lifts the stylus and refuses reference() until confirmed at park", async () => {
+    const { backend, gantry, profile } = await rig();
     await backend.reference();
     const run = backend.run([
       { kind: "travel", to: { xMm: 150, yMm: 150 } },
@@ -156,8 +157,41 @@ describe("GrblBackend against the simulated board over a pty", () => {
     const status = await backend.status();
     expect(status).toMatchObject({ referenced: false, state: "alarm", alarm: { code: "ALARM:3" } });
     expect((await rejection(backend.run(tapAt(120, 120)))).code).toMatch(/MOTION_(ALARM|NOT_REFERENCED)/);
+    // The carriage is mid-bed, not at park: declaring park there would be a lie (issue 14, problem 3).
+    const moves = () => gantry.motionLog().filter((e) => e.kind === "move").length;
+    const movesBefore = moves();
+    const stoppedAt = gantry.positionAt();
+    const refused = await rejection(backend.reference());
+    expect(refused.code).toBe("MOTION_ORIGIN_UNCONFIRMED");
+    expect(refused.message).toMatch(/e-stop \(test\)/);
+    expect(refused.message).toMatch(/machine position .* is not the last known/);
+    expect((await rejection(backend.reference())).code).toBe("MOTION_ORIGIN_UNCONFIRMED"); // still
+    expect((await rejection(backend.run(tapAt(120, 120)))).code).toBe("MOTION_NOT_REFERENCED");
+    await sleep(150);
+    expect(moves()).toBe(movesBefore); // nothing moved while refused
+    expect(gantry.positionAt()).toEqual(stoppedAt);
+    // The operator pushes the carriage back to park (motors off), then confirms it there.
+    gantry.move({ ...profile.park }, (d) => trapezoid(d, 50, 500));
+    await until(() => !gantry.isMoving(), "the hand move");
+    await backend.confirmParked();
+    await backend.run(tapAt(120, 120));
+    expect(gantry.positionAt().xMm).toBeCloseTo(120, 3);
+    expect(gantry.positionAt().yMm).toBeCloseTo(120, 3);
+  });
+
+  it("halt at rest: the board kept its machine position, so reference() restores the origin there", async () => {
+    const { backend, gantry } = await rig();
     await backend.reference();
-    await backend.run([{ kind: "travel", to: { xMm: 120, yMm: 120 } }]);
+    await backend.run([{ kind: "travel", to: { xMm: 120, yMm: 90 } }]);
+    await sleep(100); // the report at rest the finished program asked for
+    await backend.halt("test");
+    await backend.reference(); // no operator needed: MPos is the one last seen at rest
+    const status = await backend.status();
+    expect(status.position.xMm).toBeCloseTo(120, 2); // where the carriage is, not the park spot
+    expect(status.position.yMm).toBeCloseTo(90, 2);
+    await backend.run(tapAt(140, 100));
+    expect(gantry.positionAt().xMm).toBeCloseTo(140, 3);
+    expect(gantry.positionAt().yMm).toBeCloseTo(100, 3);
   });
 
   it("the stylus watchdog releases a solenoid held past maxOnMs and fails the run", async () => {
