@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import { readJsonBody } from "../http/body.js";
-import { type RawHandler, sendJson } from "../http/server.js";
+import type { RawHandler } from "../http/server.js";
 import type { Logger } from "../log/logger.js";
 import { errorMessage, PiclawError } from "../util/errors.js";
 import type { DashboardAuth } from "../web/auth.js";
