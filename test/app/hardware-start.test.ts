@@ -95,12 +95,23 @@ describe("rig.backend: hardware start failures", () => {
         () => null,
         (e: unknown) => e,
       );
-      // SIGTERM while the driver is still in its handshake with the board.
-      const t0 = Date.now();
-      while (!link.sim.stats.lines.includes("$I")) {
-        if (Date.now() - t0 > 10_000) throw new Error("no handshake");
-        await new Promise((r) => setTimeout(r, 5));
-      }
+      // SIGTERM while the driver is still in its handshake with the board: the stop is requested the
+      // moment the board receives `$I`, before its answer can reach the driver. (Polling for `$I` let a
+      // loaded machine finish the handshake and reference first, which is a stop after the start.)
+      const lines = link.sim.stats.lines;
+      const handshaking = new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error("no handshake")), 10_000);
+        const push = lines.push.bind(lines);
+        lines.push = (...items: string[]) => {
+          const n = push(...items);
+          if (items.includes("$I")) {
+            clearTimeout(timer);
+            resolve();
+          }
+          return n;
+        };
+      });
+      await handshaking;
       await daemon.stop();
       const err = await started;
       expect(err).toMatchObject({ code: "RIG_START_ABORTED" });
