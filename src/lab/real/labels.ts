@@ -73,4 +73,3 @@ export const realScreenSchema = z.strictObject({
 });
 
 export type RealScreen = z.infer<typeof realScreenSchema>;
-export type RealElement = z.infer<typeof realElementSchema>;
