@@ -6,6 +6,7 @@ import type { Logger } from "../log/logger.js";
 import type { Clock } from "../util/clock.js";
 import { errorMessage, PiclawError } from "../util/errors.js";
 import type { Random } from "../util/random.js";
+import { sleepUnlessAborted } from "../util/sleep.js";
 import type { ProviderSettings } from "./config.js";
 import type { ChatMessage, ChatToolSchema } from "./messages.js";
 import { type ChatReply, classify, FAULT, parseReply } from "./provider-reply.js";
@@ -53,22 +54,10 @@ export interface ChatProvider {
 /** An abortable sleep; injected so tests run retries on virtual time. Rejects when the signal fires. */
 export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
 
-export const realSleep: Sleep = (ms, signal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal.aborted) {
-      reject(abortError());
-      return;
-    }
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortError());
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
+export const realSleep: Sleep = async (ms, signal) => {
+  await sleepUnlessAborted(ms, signal);
+  if (signal.aborted) throw abortError();
+};
 
 function abortError(): PiclawError {
   return new PiclawError("ABORTED", "aborted");

@@ -7,6 +7,7 @@ import type { AgentEvent } from "../agent/events.js";
 import type { Trigger } from "../agent/ports.js";
 import { readJsonBody } from "../http/body.js";
 import { bearerToken } from "../http/headers.js";
+import { keepAliveLines } from "../http/json-lines.js";
 import { type RawHandler, sendJson } from "../http/server.js";
 import type { Logger } from "../log/logger.js";
 import { writeFileAtomic } from "../util/atomic-file.js";
@@ -48,7 +49,13 @@ export interface AgentApiDeps {
   auth: DashboardAuth;
   cliToken: string;
   log: Logger;
+  /** How often `/api/agent/run` writes a keep-alive line while a session runs. Default 15 s. */
+  keepAliveMs?: number;
 }
+
+/** Keep-alive period of the run stream; the CLI gives up after four missed ones (RUN_STREAM_IDLE_MS). */
+export const RUN_KEEP_ALIVE_MS = 15_000;
+export const RUN_STREAM_IDLE_MS = 4 * RUN_KEEP_ALIVE_MS;
 
 export function agentApiRoutes(deps: AgentApiDeps): Record<string, RawHandler> {
   const { agent } = deps;
@@ -82,12 +89,18 @@ export function agentApiRoutes(deps: AgentApiDeps): Record<string, RawHandler> {
     }),
     "/api/agent/run": guard("POST", async (req, res) => {
       const { text } = await parseText(req);
-      await streamRun(agent, text, res, deps.log);
+      await streamRun(agent, text, res, deps.log, deps.keepAliveMs ?? RUN_KEEP_ALIVE_MS);
     }),
   };
 }
 
-async function streamRun(agent: AgentStack, text: string, res: ServerResponse, log: Logger): Promise<void> {
+async function streamRun(
+  agent: AgentStack,
+  text: string,
+  res: ServerResponse,
+  log: Logger,
+  keepAliveMs: number,
+): Promise<void> {
   const trigger: Trigger = { kind: "manual", text, from: "piclaw run" };
   let sessionId: string | null = null;
   // The stream leaves the daemon redacted: the client may not know every secret (the API key).
@@ -108,12 +121,14 @@ async function streamRun(agent: AgentStack, text: string, res: ServerResponse, l
   const outcome = agent.run(text, trigger.from);
   res.writeHead(200, { "content-type": "application/x-ndjson", "cache-control": "no-store" });
   line({ type: "queued", status: agent.status().runtime?.state ?? null });
+  const stopKeepAlive = keepAliveLines(res, keepAliveMs);
   try {
     line({ type: "outcome", ...(await outcome) });
   } catch (err) {
     log.warn("piclaw run failed", { error: errorMessage(err) });
     line({ type: "error", message: errorMessage(err) });
   } finally {
+    stopKeepAlive();
     unsubscribe();
     res.end();
   }

@@ -2,6 +2,7 @@ import { randomInt } from "node:crypto";
 import type { AgentRunner } from "../agent/engine.js";
 import { AgentEvents } from "../agent/events.js";
 import type { SessionOutcome } from "../agent/ports.js";
+import type { ChatProvider } from "../agent/provider.js";
 import { SessionStore } from "../agent/session-store.js";
 import { TraceWriter } from "../agent/traces.js";
 import { createAgentRunner, createProvider } from "../agent/wiring.js";
@@ -31,6 +32,8 @@ export interface AgentStackDeps {
   phoneTools: readonly AnyPhoneTool[];
   /** Small rectified screen frames for the poll hook; null = no poll hook. */
   frames: ScreenFrameSource | null;
+  /** The model to use instead of the configured provider (`piclaw eval`'s scripted baseline). */
+  provider?: ChatProvider;
 }
 
 /** What the daemon reports about the agent side (dashboard, `/api/agent/status`). */
@@ -86,7 +89,7 @@ export class AgentStack {
     this.traces = traces;
     let provider: ReturnType<typeof createProvider>;
     try {
-      provider = createProvider(config.agent, { env, stateDir, clock, random, log });
+      provider = this.deps.provider ?? createProvider(config.agent, { env, stateDir, clock, random, log });
     } catch (err) {
       if (!(err instanceof PiclawError && err.code === "PROVIDER_NO_KEY")) throw err;
       this.disabled = `the built-in agent is off: ${err.message}`;

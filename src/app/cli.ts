@@ -33,6 +33,10 @@ export async function main(argv: string[]): Promise<number> {
       type: { type: "string" },
       description: { type: "string" },
       context: { type: "string" },
+      baseline: { type: "boolean" },
+      task: { type: "string" },
+      json: { type: "boolean" },
+      verbose: { type: "boolean", short: "v" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -133,6 +137,19 @@ export async function main(argv: string[]): Promise<number> {
       );
       log.addSecret(loaded.config.sim.phone.passcode);
       return agentCommand(command, sub, loaded, { clock: systemClock, log, write, env: process.env });
+    }
+    case "eval": {
+      const loaded = await load();
+      const { evalCommand } = await import("./commands/eval.js");
+      const log = processLogger("error", "auto", process.env, process.stderr);
+      log.addSecret(loaded.config.sim.phone.passcode);
+      return evalCommand(loaded, values, {
+        clock: systemClock,
+        log,
+        write,
+        progress: (text) => process.stderr.write(text),
+        env: process.env,
+      });
     }
     case "rig": {
       const loaded = await load();

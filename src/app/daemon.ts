@@ -1,5 +1,6 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
+import type { ChatProvider } from "../agent/provider.js";
 import { PhoneBridge } from "../bridge/bridge.js";
 import { machineNames } from "../http/host-guard.js";
 import { HttpService, json } from "../http/server.js";
@@ -29,6 +30,13 @@ import { describeReadiness, Readiness } from "./readiness.js";
 import type { RigStack } from "./rig-stack.js";
 import { simRoutes } from "./sim-routes.js";
 import { Watchdog, watchdogPingIntervalMs } from "./watchdog.js";
+
+export interface DaemonOverrides {
+  /** Tells systemd READY/WATCHDOG/STOPPING; default: `systemd-notify` driven by `$NOTIFY_SOCKET`. */
+  notifier?: Notifier;
+  /** The agent's model; default: the configured OpenAI-compatible provider. */
+  provider?: ChatProvider;
+}
 
 /**
  * The PiClaw daemon: owns the rig and the servers. `start()` brings parts up in order and `stop()`
@@ -64,8 +72,8 @@ export class Daemon {
     private readonly clock: Clock,
     /** Environment (the phone's passcode may come from PICLAW_PHONE_PASSCODE). */
     private readonly env: NodeJS.ProcessEnv = process.env,
-    /** Tells systemd READY/WATCHDOG/STOPPING; default: `systemd-notify` driven by `$NOTIFY_SOCKET`. */
-    private readonly notifierOverride?: Notifier,
+    /** Stand-ins for the far side of two boundaries (tests, `piclaw eval`). */
+    private readonly overrides: DaemonOverrides = {},
   ) {
     this.readiness = new Readiness(clock);
   }
@@ -109,7 +117,7 @@ export class Daemon {
     // should be restarted too (TimeoutStartSec= bounds the start as a whole).
     const svcLog = this.log.child("service");
     this.notifier =
-      this.notifierOverride ?? new SystemdNotifier({ config: config.service, env: this.env, log: svcLog });
+      this.overrides.notifier ?? new SystemdNotifier({ config: config.service, env: this.env, log: svcLog });
     const pingMs = config.service.watchdog ? watchdogPingIntervalMs(this.env, process.pid) : null;
     this.watchdog = new Watchdog(this.notifier, pingMs, svcLog);
     this.watchdog.start();
@@ -188,6 +196,7 @@ export class Daemon {
       owner: this.owner,
       phoneTools: phone.tools,
       frames: phone.screenFrames(POLL_FRAME_WIDTH),
+      ...(this.overrides.provider ? { provider: this.overrides.provider } : {}),
     });
     this.agent = agent;
     await agent.start();

@@ -26,6 +26,7 @@ import type { Clock } from "../util/clock.js";
 import { errorMessage, PiclawError } from "../util/errors.js";
 import { projectRoot } from "../util/paths.js";
 import { seededRandom } from "../util/random.js";
+import { sleep, sleepUnlessAborted } from "../util/sleep.js";
 import { createVision, type VisionStack } from "../vision/create.js";
 import type { ScreenView } from "../vision/pipeline.js";
 import type { PiclawConfig } from "./config/schema.js";
@@ -57,8 +58,6 @@ export interface PhoneStackDeps {
   /** The daemon's readiness: set to calibrating / ready / degraded as the calibration goes. */
   readiness?: Readiness;
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * The simulated camera renders every changed frame in the rpicam stand-in (≈0.1–0.2 s of CPU per
@@ -344,7 +343,7 @@ export class PhoneToolStack {
           readiness?.progress(
             `attempt ${attempt}/${CALIBRATION_ATTEMPTS} failed (${code}); retrying in ${Math.round(waitMs / 1000)} s`,
           );
-          await abortableSleep(waitMs, signal);
+          await sleepUnlessAborted(waitMs, signal);
           session.markRested();
         }
       }
@@ -364,15 +363,3 @@ const TRANSIENT_CALIBRATION_FAULTS: ReadonlySet<string> = new Set([
 /** Attempts of the start-up calibration, and the first wait between them (doubling: 2, 4, 8, 16 s). */
 const CALIBRATION_ATTEMPTS = 5;
 const CALIBRATION_BACKOFF_MS = 2_000;
-
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
-}

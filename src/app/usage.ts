@@ -50,6 +50,13 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   doctor: `  doctor                    check camera, motion, calibration, models, state dir, disk, provider, clock
                             (OK/WARN/FAIL with a fix per line; exit 1 on any FAIL)
 `,
+  eval: `  eval                      run the task suite on the simulated phone (a fresh appliance per task) and
+                            print success, status, turns, tokens and time per task; exit 1 on a failure
+      --baseline            the scripted listing-only policy instead of the configured provider
+      --task ID,ID          only these tasks
+      --json                results as JSON (progress goes to stderr)
+      --verbose, -v         every turn too: the note, the tool call and what it answered
+`,
   rig: `  rig settings              compare the GRBL board's $$ settings with the rig profile (key, board, expected)
       --apply               save the board's settings to the state dir, then write the profile's
       --yes                 do not ask before writing

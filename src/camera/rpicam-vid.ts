@@ -239,14 +239,23 @@ export class RpicamVidCamera implements Camera {
     });
   }
 
-  /** Kill the process if no frame arrives within `ms`; its exit then schedules the restart. */
+  /**
+   * Kill the process if no frame arrives within `ms`; its exit then schedules the restart.
+   * The verdict waits one `setImmediate`: after the event loop was blocked longer than `ms`, the
+   * timers phase runs before the poll phase, so frames already waiting in the pipe have not been read
+   * yet. The check phase comes after the poll phase; a frame read there re-armed the watchdog.
+   */
   private armWatchdog(proc: CaptureProcess, ms: number, why: string): void {
     this.clearWatchdog();
+    const framesAtArm = this.frames;
     this.watchdog = setTimeout(() => {
       this.watchdog = null;
-      if (proc !== this.proc || !this.running) return;
-      this.deps.log.warn("rpicam-vid stalled; killing it", { why, afterMs: ms, pid: proc.pid });
-      void proc.kill(this.config.stopGraceMs);
+      setImmediate(() => {
+        if (proc !== this.proc || !this.running || this.watchdog !== null) return;
+        if (this.frames !== framesAtArm) return;
+        this.deps.log.warn("rpicam-vid stalled; killing it", { why, afterMs: ms, pid: proc.pid });
+        void proc.kill(this.config.stopGraceMs);
+      });
     }, ms);
   }
 

@@ -37,7 +37,13 @@ describe("rig.backend: hardware start failures", () => {
     const stateDir = tempDir();
     const config = worldConfig(stateDir, { rig: { backend: "hardware", ...rig } });
     const notifier = new FakeNotifier();
-    const daemon = new Daemon({ config, path: null, stateDir }, captureLog([]), systemClock, {}, notifier);
+    const daemon = new Daemon(
+      { config, path: null, stateDir },
+      captureLog([]),
+      systemClock,
+      {},
+      { notifier },
+    );
     const err = await daemon.start().then(
       () => null,
       (e: unknown) => e,
@@ -90,7 +96,7 @@ describe("rig.backend: hardware start failures", () => {
     try {
       const config = worldConfig(stateDir, { rig: { backend: "hardware", serialPath: link.devicePath } });
       const notifier = new FakeNotifier();
-      const daemon = new Daemon({ config, path: null, stateDir }, log, systemClock, {}, notifier);
+      const daemon = new Daemon({ config, path: null, stateDir }, log, systemClock, {}, { notifier });
       const started = daemon.start().then(
         () => null,
         (e: unknown) => e,
@@ -142,7 +148,13 @@ describe("rig.backend: hardware start failures", () => {
         rig: { backend: "hardware", serialPath: link.devicePath },
         camera: { vidBinary: "/opt/piclaw-none/rpicam-vid", stillBinary: "/opt/piclaw-none/rpicam-still" },
       });
-      const daemon = new Daemon({ config, path: null, stateDir }, log, systemClock, {}, new FakeNotifier());
+      const daemon = new Daemon(
+        { config, path: null, stateDir },
+        log,
+        systemClock,
+        {},
+        { notifier: new FakeNotifier() },
+      );
       const err = await daemon.start().then(
         () => null,
         (e: unknown) => e,

@@ -118,7 +118,7 @@ export async function startHardwareDaemon(extra: Record<string, unknown> = {}): 
       log,
       systemClock,
       { PICLAW_SIM_SOCKET: socket },
-      notifier,
+      { notifier },
     );
     cleanups.push(() => daemon.stop());
     const t0 = performance.now();

@@ -29,7 +29,7 @@ function daemonWith(sim: Record<string, unknown>, camera: Record<string, unknown
   });
   const config = parseConfig({ stateDir, server: { port: 0 }, camera: { framerate: 10, ...camera }, sim });
   const notifier = new FakeNotifier();
-  const daemon = new Daemon({ config, path: null, stateDir }, log, systemClock, {}, notifier);
+  const daemon = new Daemon({ config, path: null, stateDir }, log, systemClock, {}, { notifier });
   daemons.push(daemon);
   return { daemon, lines, notifier, stateDir };
 }

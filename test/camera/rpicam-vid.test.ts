@@ -141,6 +141,27 @@ describe("RpicamVidCamera with misbehaving programs", () => {
     expect(String(err.details.stderrTail)).toContain("fake camera died");
   });
 
+  it("a loop blocked past the stall timeout reads the frames waiting in the pipe before judging a stall", async () => {
+    // Issue 16: after a long synchronous block the timer phase runs before the poll phase, so the
+    // stall watchdog used to fire while frames sat unread in the pipe, and killed a healthy camera.
+    camera = new RpicamVidCamera(cameraConfig({ ...fast, stallTimeoutMs: 400, vidBinary: fake.binary }), {
+      clock: systemClock,
+      log: quietLog(),
+      env: fake.env({ FAKE_INTERVAL_MS: "20" }),
+    });
+    await camera.start();
+    await camera.grab();
+    for (let i = 0; i < 3; i++) {
+      const seq = camera.status().frames;
+      const end = Date.now() + 1200; // three times the stall timeout, as a daemon deep in work
+      while (Date.now() < end) {
+        // busy: the fake keeps writing frames into the pipe meanwhile
+      }
+      await eventually(() => (camera?.status().frames ?? 0) > seq, "frames read after the block");
+    }
+    expect(camera.status().restarts).toBe(0);
+  });
+
   it("restarts a program whose frames stop (stall) and delivers again", async () => {
     camera = new RpicamVidCamera(cameraConfig({ ...fast, stallTimeoutMs: 400, vidBinary: fake.binary }), {
       clock: systemClock,

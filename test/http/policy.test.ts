@@ -69,7 +69,13 @@ describe("the daemon's request policy (mcp.requireToken: always)", () => {
     });
     const config = parseConfig({ stateDir, server: { port: 0 }, mcp: { requireToken: "always" } });
     token = (await new TokenStore(tokenFilePath(config.mcp, stateDir), systemClock).create("policy")).token;
-    daemon = new Daemon({ config, path: null, stateDir }, log, systemClock, {}, new FakeNotifier());
+    daemon = new Daemon(
+      { config, path: null, stateDir },
+      log,
+      systemClock,
+      {},
+      { notifier: new FakeNotifier() },
+    );
     await daemon.start();
     base = daemon.url ?? "";
   }, 60_000);

@@ -5,7 +5,7 @@ import type { Logger } from "../../log/logger.js";
 import { terminalSafe } from "../../log/terminal.js";
 import type { Clock } from "../../util/clock.js";
 import { errorMessage, PiclawError } from "../../util/errors.js";
-import { cliTokenPath, runLine } from "../agent-api.js";
+import { cliTokenPath, RUN_STREAM_IDLE_MS, runLine } from "../agent-api.js";
 import type { LoadedConfig } from "../config/load.js";
 import { Daemon } from "../daemon.js";
 import { abortOnSignals, type SignalSource } from "./run-signals.js";
@@ -101,10 +101,18 @@ export async function agentCommand(
     return 0;
   }
   let status: string | null = null;
-  for await (const value of jsonLines(response.body)) {
-    if (value.type === "outcome") status = String(value.status);
-    const line = describeRunLine(value);
-    if (line) deps.write(line);
+  try {
+    for await (const value of jsonLines(response.body, { idleTimeoutMs: RUN_STREAM_IDLE_MS })) {
+      if (value.type === "outcome") status = String(value.status);
+      const line = describeRunLine(value);
+      if (line) deps.write(line);
+    }
+  } catch (err) {
+    // The session lives in the daemon, not in this client: losing the stream does not end it.
+    deps.write(
+      `error: lost the daemon's stream (${errorMessage(err)}); the session may still be running: piclaw sessions, piclaw abort\n`,
+    );
+    return 1;
   }
   return status !== null && OK_STATUSES.has(status) ? 0 : 1;
 }

@@ -4,6 +4,7 @@ import type { CalibrationOptions } from "../../calibration/config.js";
 import type { Logger } from "../../log/logger.js";
 import type { Clock } from "../../util/clock.js";
 import { seededRandom } from "../../util/random.js";
+import { sleep } from "../../util/sleep.js";
 import { calibrateSteps } from "../calibrate-steps.js";
 import {
   type CalibrationRigDeps,
@@ -32,8 +33,6 @@ export interface CalibrateCommandDeps {
   /** HTTP client for the daemon's API (tests). */
   fetch?: typeof fetch;
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * `piclaw calibrate [--check]`. With a daemon running on the state directory, the daemon calibrates

@@ -1,7 +1,8 @@
 import { PiclawError } from "../../util/errors.js";
+import { sleep } from "../../util/sleep.js";
 import { CRITICAL_ALARMS, grblAlarm, grblAlarmMeaning } from "./codes.js";
 import type { GrblSession } from "./session.js";
-import { type GrblTimings, sleep } from "./timings.js";
+import type { GrblTimings } from "./timings.js";
 
 /** The alarm the back-end last saw; `atMs` is when (critical alarms make GRBL deaf to resets for a while). */
 export interface AlarmState {

@@ -36,9 +36,6 @@ export const DEFAULT_TIMINGS: GrblTimings = {
   stopBudgetMs: 1900,
 };
 
-/** Resolves after `ms` (at once for ms ≤ 0). */
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
-
 /** Settle `p` within `ms`, or reject with MOTION_TIMEOUT naming `what`. */
 export function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
