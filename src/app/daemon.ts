@@ -20,15 +20,24 @@ import { AgentStack, POLL_FRAME_WIDTH } from "./agent-stack.js";
 import { calibrationApiRoutes } from "./calibration-api.js";
 import type { LoadedConfig } from "./config/load.js";
 import { createDaemonDashboard, dashboardSessionSources } from "./dashboard-sources.js";
-import { createRigStack } from "./hardware-rig-stack.js";
+import { createRigStack, rigLabel } from "./hardware-rig-stack.js";
 import { daemonRequestPolicy } from "./http-policy.js";
 import { daemonLockPath, InstanceLock } from "./instance-lock.js";
 import { type Notifier, SystemdNotifier } from "./notify.js";
 import { PhoneToolStack } from "./phone-stack.js";
 import { describeReadiness, Readiness } from "./readiness.js";
 import type { RigStack } from "./rig-stack.js";
+import { setupRoutes } from "./setup/routes.js";
+import { SetupWizard, type SetupWizardDeps } from "./setup/wizard.js";
 import { simRoutes } from "./sim-routes.js";
 import { Watchdog, watchdogPingIntervalMs } from "./watchdog.js";
+
+/** Optional parts of the daemon (test seams at the hardware's real boundaries). */
+export interface DaemonOptions {
+  /** Where the setup wizard looks for USB serial boards (default `/dev/serial/by-id` and `/sys`). */
+  setupScan?: SetupWizardDeps["scan"];
+  setupTimeouts?: SetupWizardDeps["timeouts"];
+}
 
 /**
  * The PiClaw daemon: owns the rig and the servers. `start()` brings parts up in order and `stop()`
@@ -66,6 +75,7 @@ export class Daemon {
     private readonly env: NodeJS.ProcessEnv = process.env,
     /** Tells systemd READY/WATCHDOG/STOPPING; default: `systemd-notify` driven by `$NOTIFY_SOCKET`. */
     private readonly notifierOverride?: Notifier,
+    private readonly options: DaemonOptions = {},
   ) {
     this.readiness = new Readiness(clock);
   }
@@ -75,6 +85,11 @@ export class Daemon {
   private lock: InstanceLock | null = null;
   /** What the appliance can do now (systemd, /healthz, the dashboard and doctor all show this). */
   readonly readiness: Readiness;
+  /**
+   * Who restarts the daemon when the setup wizard changed the rig (`DaemonSupervisor`); without one the
+   * wizard's switch says to restart by hand.
+   */
+  restartHandler: ((reason: string) => void) | null = null;
   /** READY=1 goes to systemd once, when the servers answer and the state is first ready or degraded. */
   private readySent = false;
 
@@ -203,6 +218,7 @@ export class Daemon {
         bundleInUse: () => phone.currentBundle,
         readiness: this.readiness,
         calibration: () => phone.calibration,
+        rigLabel: () => rigLabel(stack),
         tokens,
         clock: this.clock,
         log: this.log.child("dashboard"),
@@ -225,6 +241,24 @@ export class Daemon {
         }),
       cliToken: writeCliToken(stateDir),
     };
+    const wizard = config.dashboard.enabled
+      ? new SetupWizard({
+          config,
+          stateDir,
+          cwd: baseDir,
+          env: this.env,
+          tokens,
+          bridge: () => this.bridge,
+          bundleInUse: () => phone.currentBundle,
+          grabFrame: () => phone.grabJpeg(),
+          rigLabel: () => rigLabel(stack),
+          requestRestart: (reason) => this.requestRestart(reason),
+          clock: this.clock,
+          log: this.log.child("setup"),
+          ...(this.options.setupScan ? { scan: this.options.setupScan } : {}),
+          ...(this.options.setupTimeouts ? { timeouts: this.options.setupTimeouts } : {}),
+        })
+      : null;
     this.http = new HttpService(
       {
         // 200 only when the tools can act; the state and its reason either way.
@@ -255,6 +289,7 @@ export class Daemon {
           ...apiAccess,
           log: this.log.child("api"),
         }),
+        ...(wizard ? setupRoutes({ wizard, ...apiAccess, log: this.log.child("setup") }) : {}),
       },
       {
         policy: daemonRequestPolicy({
@@ -280,6 +315,18 @@ export class Daemon {
     // without one (degraded) — those states were set by the phone stack and end on their own.
     if (this.readiness.snapshot.state === "starting") this.readiness.set("ready");
     else await this.announce();
+  }
+
+  /** Ask the supervisor to restart the daemon (the wizard changed the config overlay). */
+  private requestRestart(reason: string): void {
+    if (this.restartHandler) {
+      this.restartHandler(reason);
+      return;
+    }
+    this.log.warn(
+      "restart needed: the config overlay changed, but nothing here restarts the daemon: restart it yourself",
+      { reason },
+    );
   }
 
   /** Start the worker that renders the simulated camera's frames from the rig's scene snapshots. */
