@@ -91,7 +91,12 @@ export interface BoardBanner {
 
 export interface ReadBannerOptions {
   baudRate: number;
-  /** How long to wait for the banner on open, and again after a soft reset. */
+  /**
+   * How long to wait for a banner on open: an Arduino resets when the port opens (DTR) and its boot
+   * loader takes about a second before GRBL prints. Default 2000 ms.
+   */
+  openWaitMs?: number;
+  /** How long to wait for the banner after the soft reset (a board answers one in milliseconds). */
   waitMs: number;
   openPort?: OpenPort;
 }
@@ -130,20 +135,20 @@ export async function readBoardBanner(path: string, options: ReadBannerOptions):
         }
       }
     });
-    const wait = () =>
+    const wait = (ms: number) =>
       new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, options.waitMs);
+        const timer = setTimeout(resolve, ms);
         wake = () => {
           clearTimeout(timer);
           resolve();
         };
       });
-    await wait();
+    await wait(options.openWaitMs ?? 2000);
     let afterReset = false;
     if (!found) {
       afterReset = true;
       link.write(Buffer.from([0x18]), () => undefined);
-      await wait();
+      await wait(options.waitMs);
     }
     const banner = found as { text: string; version: string; fluidnc: boolean } | null;
     if (!banner)

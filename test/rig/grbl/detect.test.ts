@@ -68,7 +68,11 @@ describe("readBoardBanner", () => {
     const profile = fluidncProfile();
     const link = await startSimGrblLink({ gantry: recordingGantry(profile).gantry, profile, log: quietLog });
     try {
-      const banner = await readBoardBanner(link.devicePath, { baudRate: 115_200, waitMs: 10_000 });
+      const banner = await readBoardBanner(link.devicePath, {
+        baudRate: 115_200,
+        openWaitMs: 100,
+        waitMs: 10_000,
+      });
       expect(banner.text).toMatch(/^Grbl 1\.1h \['\$' for help\]/);
       expect(banner).toMatchObject({ version: "1.1h", fluidnc: false });
     } finally {
@@ -80,9 +84,11 @@ describe("readBoardBanner", () => {
     const dir = tempDir();
     const pair = await openPtyPair({ linkA: join(dir, "a"), linkB: join(dir, "b") });
     try {
-      const err = await readBoardBanner(join(dir, "b"), { baudRate: 115_200, waitMs: 150 }).catch(
-        (e: unknown) => e,
-      );
+      const err = await readBoardBanner(join(dir, "b"), {
+        baudRate: 115_200,
+        openWaitMs: 100,
+        waitMs: 150,
+      }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(PiclawError);
       expect((err as PiclawError).code).toBe("BOARD_NO_BANNER");
       expect((err as PiclawError).details.fix).toMatch(/GRBL 1\.1 or FluidNC/);
