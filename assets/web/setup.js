@@ -77,7 +77,7 @@ $("cameraBtn").addEventListener("click", async () => {
           .map(
             (c) => `camera ${c.index}: ${c.model}${c.pixels ? ` ${c.pixels.width}×${c.pixels.height}` : ""}`,
           )
-          .join("; ")
+          .join("; ") || r.note
       : "",
   );
 });

@@ -11,7 +11,7 @@ import type { TokenStore } from "../../mcp/tokens.js";
 import { applyHomography } from "../../shared/homography.js";
 import { writeJsonAtomic } from "../../util/atomic-file.js";
 import type { Clock } from "../../util/clock.js";
-import { PiclawError } from "../../util/errors.js";
+import { errorMessage, PiclawError } from "../../util/errors.js";
 import { type ConfigOverlay, configOverlayPath, updateConfigOverlay } from "../config/overlay.js";
 import type { PiclawConfig } from "../config/schema.js";
 import {
@@ -101,6 +101,12 @@ export class SetupWizard {
   }
 
   async camera(): Promise<Record<string, unknown>> {
+    // On a real rig rpicam-vid holds the camera, and libcamera lets one process at a time acquire it:
+    // a frame from the running stream is the proof instead.
+    if (this.deps.config.rig.backend === "hardware") {
+      await this.picture();
+      return { cameras: [], note: "the daemon's camera stream (rpicam-vid) delivers frames" };
+    }
     const { cameras, output } = await listCameras({
       env: { ...process.env, ...this.deps.env },
       timeoutMs: this.deps.timeouts?.cameraListMs ?? 15_000,
@@ -126,14 +132,23 @@ export class SetupWizard {
    * a one-off `rpicam-still` of the real camera, which nothing else holds then.
    */
   async picture(): Promise<Buffer> {
-    if (this.deps.config.rig.backend === "hardware") return this.deps.grabFrame();
+    if (this.deps.config.rig.backend === "hardware")
+      return this.deps.grabFrame().catch((err: unknown) => {
+        throw new PiclawError("SETUP_NO_PICTURE", `no frame from the camera: ${errorMessage(err)}`, {
+          fix: "check the camera's ribbon cable and `journalctl -u piclaw` for rpicam-vid's errors, then restart PiClaw",
+        });
+      });
     const camera = createCamera(
       { ...this.deps.config.camera, mode: "still" },
       { clock: this.deps.clock, log: this.deps.log.child("camera"), env: this.deps.env },
     );
-    await camera.start();
     try {
+      await camera.start();
       return (await camera.grab()).jpeg;
+    } catch (err) {
+      throw new PiclawError("SETUP_NO_PICTURE", `no picture from the camera: ${errorMessage(err)}`, {
+        fix: "run the camera step first; if it finds the camera, check camera.stillBinary and that nothing else uses the camera",
+      });
     } finally {
       await camera.stop();
     }
@@ -232,11 +247,16 @@ export class SetupWizard {
       patch = { rig: { backend: "sim" } };
     }
     const overlay = updateConfigOverlay(stateDir, patch);
+    // Each rig keeps its own calibration: put this one's aside, and bring back the other's if it has one.
     const current = bundlePaths(stateDir).current;
+    const kept = (backend: string) => join(stateDir, "calibration", `bundle.${backend}-rig.json`);
     let setAside: string | null = null;
-    if (req.backend !== config.rig.backend && existsSync(current)) {
-      setAside = join(stateDir, "calibration", `bundle.${config.rig.backend}-rig.json`);
-      renameSync(current, setAside);
+    if (req.backend !== config.rig.backend) {
+      if (existsSync(current)) {
+        setAside = kept(config.rig.backend);
+        renameSync(current, setAside);
+      }
+      if (existsSync(kept(req.backend))) renameSync(kept(req.backend), current);
     }
     this.deps.log.info("setup: rig switched; restarting", { overlay, setAside });
     return { overlay, overlayPath: configOverlayPath(stateDir), setAside, restarting: true };

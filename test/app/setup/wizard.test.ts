@@ -1,11 +1,12 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseConfig } from "../../../src/app/config/load.js";
 import { readConfigOverlay } from "../../../src/app/config/overlay.js";
 import { problem } from "../../../src/app/setup/board-steps.js";
 import { SetupWizard, type SetupWizardDeps, setupDone } from "../../../src/app/setup/wizard.js";
+import { bundlePaths } from "../../../src/calibration/bundle.js";
 import { TokenStore } from "../../../src/mcp/tokens.js";
 import { systemClock } from "../../../src/util/clock.js";
 import { projectRoot } from "../../../src/util/paths.js";
@@ -105,5 +106,18 @@ describe("SetupWizard steps", () => {
     expect(setupDone(stateDir)).toBe(false);
     w.finish();
     expect(setupDone(stateDir)).toBe(true);
+  });
+
+  it("switch: each rig keeps its own calibration (put aside, brought back)", async () => {
+    const { current } = bundlePaths(stateDir);
+    mkdirSync(dirname(current), { recursive: true });
+    writeFileSync(current, "the simulated rig's bundle");
+    wizard().switchRig({ backend: "hardware", serialPath: "/dev/ttyUSB0" });
+    expect(existsSync(current)).toBe(false);
+    // Back from the real rig (not calibrated yet) to the simulated one: its bundle returns.
+    wizard({ rig: { backend: "hardware" } }).switchRig({ backend: "sim" });
+    expect(readFileSync(current, "utf8")).toBe("the simulated rig's bundle");
+    expect(readConfigOverlay(stateDir)?.rig?.backend).toBe("sim");
+    expect(restarts).toEqual([]); // the routes restart once the reply went out, not the step
   });
 });
