@@ -1,8 +1,11 @@
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { LoadedConfig } from "../../src/app/config/load.js";
 import { parseConfig } from "../../src/app/config/load.js";
 import type { Daemon } from "../../src/app/daemon.js";
 import { DaemonSupervisor, RESTART_EXIT_CODE } from "../../src/app/supervisor.js";
+import { spawnProjectBin, tempConfig, waitFor } from "../helpers/process.js";
 import { captureLog } from "./hardware-world.js";
 
 /** A daemon stand-in that records its life. */
@@ -73,4 +76,31 @@ describe("DaemonSupervisor (the wizard's restart)", () => {
     expect(events).toEqual(["start sim", "stop sim", "start hardware", "stop hardware"]);
     expect(exits).toEqual([1]);
   });
+});
+
+describe("piclaw start: the wizard's switch restarts the real process", () => {
+  const serving = (out: string) => /"msg":"serving","url":"(http:[^"]+)"/.exec(out)?.[1];
+
+  it("under systemd ($INVOCATION_ID) it writes the overlay and exits 75", async () => {
+    const { dir, configPath } = tempConfig((d) => `stateDir: ${d}/state\nserver: { port: 0 }\n`);
+    const proc = spawnProjectBin("bin/piclaw.js", ["start", "--config", configPath], {
+      PICLAW_CONFIG: "",
+      INVOCATION_ID: "0123456789abcdef",
+      NOTIFY_SOCKET: "",
+    });
+    try {
+      const url = await waitFor(() => serving(proc.stdout()), "serving", 120_000);
+      const res = await fetch(`${url}/api/setup/switch`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-piclaw-dashboard": "1" },
+        body: JSON.stringify({ backend: "sim" }),
+      });
+      expect(await res.json()).toMatchObject({ ok: true, restarting: true });
+      expect((await proc.exit).code, proc.stdout()).toBe(RESTART_EXIT_CODE);
+      expect(existsSync(join(dir, "state", "config-overlay.yaml"))).toBe(true);
+    } finally {
+      proc.child.kill("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
