@@ -238,6 +238,16 @@ describe.skipIf(!hasChromium())(
       expect(existsSync(join(stateDir, "calibration", "bundle.sim-rig.json"))).toBe(true);
     }, 200_000);
 
+    it("re-runs steps on the real rig: the camera answers from its stream, the board step says why not", async () => {
+      await page.click("#cameraBtn");
+      await waitText(page, "cameraResult", /delivers frames/, 60_000);
+      await page.click("#boardsBtn");
+      await page.waitForSelector("#boardsResult .problem");
+      expect(await text(page, "boardsResult")).toMatch(
+        /holds its serial port[\s\S]*How to fix: .*switch back to the simulated rig/,
+      );
+    }, 90_000);
+
     it("pairs the phone from the QR code's link, and again for the calibration page", async () => {
       await page.click("#pairBtn");
       await page.waitForSelector("#qr svg");
