@@ -108,14 +108,25 @@ export async function boardSettings(deps: BoardStepDeps, req: SettingsRequest): 
       { fix: "nothing to do here; go on to the next step" },
     );
   const config: PiclawConfig = { ...deps.config, rig: { ...deps.config.rig, serialPath: req.serialPath } };
-  const { backend } = grblBackendFor(config, profile, { log: deps.log, stateDir: deps.stateDir });
+  const failed = (err: unknown) =>
+    new PiclawError("SETUP_BOARD_FAILED", `${req.serialPath}: ${errorMessage(err)}`, {
+      fix: "check the board is plugged in, powered, and is the one detected in step 2, then try again",
+    });
+  let backend: GrblBackend;
+  try {
+    // The position record only when the person vouches for the park: a mere check must not touch it.
+    backend = grblBackendFor(config, profile, {
+      log: deps.log,
+      ...(req.parked ? { stateDir: deps.stateDir } : {}),
+    }).backend;
+  } catch (err) {
+    throw failed(err);
+  }
   try {
     await backend.start();
   } catch (err) {
     await backend.stop().catch(() => undefined);
-    throw new PiclawError("SETUP_BOARD_FAILED", `${req.serialPath}: ${errorMessage(err)}`, {
-      fix: "check the board is powered and is the one detected above, then try again",
-    });
+    throw failed(err);
   }
   try {
     return await checkAndApply(backend, profile, req, deps);

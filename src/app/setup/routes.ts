@@ -96,7 +96,7 @@ export function setupRoutes(deps: SetupRoutesDeps): Record<string, RawHandler> {
       wizard.token(host(req), (await body(req, tokenBody)).label),
     ),
     [SETUP_PATHS.switchRig]: post(deps, async (req, res) => {
-      const result = wizard.switchRig(await body(req, switchBody));
+      const result = await wizard.switchRig(await body(req, switchBody));
       // Only once the page has its answer: the restart closes this server.
       res.once("finish", () => wizard.restart("the setup wizard switched the rig"));
       return result;

@@ -8,12 +8,14 @@ import { listCameras } from "../../camera/list-cameras.js";
 import type { Logger } from "../../log/logger.js";
 import { MCP_PATH } from "../../mcp/endpoint.js";
 import type { TokenStore } from "../../mcp/tokens.js";
+import { resolveRigProfile } from "../../rig/profile.js";
 import { applyHomography } from "../../shared/homography.js";
 import { writeJsonAtomic } from "../../util/atomic-file.js";
 import type { Clock } from "../../util/clock.js";
 import { errorMessage, PiclawError } from "../../util/errors.js";
 import { type ConfigOverlay, configOverlayPath, updateConfigOverlay } from "../config/overlay.js";
 import type { PiclawConfig } from "../config/schema.js";
+import { grblPositionPath } from "../hardware-rig-stack.js";
 import {
   type BoardStepDeps,
   boardSettings,
@@ -226,19 +228,21 @@ export class SetupWizard {
    * calibration of the old rig aside (it maps another camera and arm), and restart the daemon once the
    * reply went out.
    */
-  switchRig(req: {
+  async switchRig(req: {
     backend: "sim" | "hardware";
     profile?: string;
     serialPath?: string;
-  }): Record<string, unknown> {
+  }): Promise<Record<string, unknown>> {
     const { stateDir, config } = this.deps;
     let patch: ConfigOverlay;
     if (req.backend === "hardware") {
       const profile = req.profile ?? config.rig.profile;
-      if (!req.serialPath && !config.rig.serialPath)
+      const serialPath = req.serialPath ?? config.rig.serialPath;
+      if (!serialPath)
         throw new PiclawError("SETUP_NO_BOARD", "no board chosen", {
           fix: "run the board step and pick the detected board",
         });
+      await this.readyToMove(profile, serialPath);
       patch = {
         rig: { backend: "hardware", profile, ...(req.serialPath ? { serialPath: req.serialPath } : {}) },
         bridge: { enabled: true },
@@ -260,6 +264,34 @@ export class SetupWizard {
     }
     this.deps.log.info("setup: rig switched; restarting", { overlay, setAside });
     return { overlay, overlayPath: configOverlayPath(stateDir), setAside, restarting: true };
+  }
+
+  /**
+   * A real rig whose start would fail must not be switched to (under systemd it would restart in a
+   * loop, with no dashboard to undo it): a GRBL board must match the profile, and a rig without
+   * endstops needs its park confirmed (the position record).
+   */
+  private async readyToMove(profileName: string, serialPath: string): Promise<void> {
+    const profile = resolveRigProfile(profileName, this.deps.cwd);
+    if (profile.backend !== "grbl") return;
+    const report = await boardSettings(this.boardDeps(), {
+      profile: profileName,
+      serialPath,
+      apply: false,
+      parked: false,
+    });
+    if (report.mismatches.length > 0)
+      throw new PiclawError(
+        "SETUP_SETTINGS_DIFFER",
+        `the board's settings differ from profile ${profileName} (${report.mismatches.map((m) => m.key).join(", ")}): the real rig would refuse to move`,
+        {
+          fix: "press “Write the profile's settings to the board” in step 3 (a build option needs a reflash)",
+        },
+      );
+    if (!profile.homing.endstops && !existsSync(grblPositionPath(this.deps.stateDir)))
+      throw new PiclawError("SETUP_PARK_UNCONFIRMED", "nobody said where the carriage is", {
+        fix: "move the carriage to the park corner, tick “The carriage sits at the park corner” in step 3 and press Check",
+      });
   }
 
   /** Mark the wizard finished (the dashboard stops pointing at it). */

@@ -93,16 +93,16 @@ describe("SetupWizard steps", () => {
     expect(new TokenStore(join(stateDir, "tokens.json"), systemClock).verify(t.token)?.label).toBe("laptop");
   });
 
-  it("switch: refuses without a board; writes the overlay for the real rig; finish marks setup done", async () => {
+  it("switch: refuses without a board, and a board it cannot reach, writing nothing; finish marks setup done", async () => {
     const w = wizard();
     const none = await refusal(() => w.switchRig({ backend: "hardware" }));
     expect(none.code).toBe("SETUP_NO_BOARD");
+    // A real rig whose start would fail is never switched to (systemd would restart it in a loop).
+    const gone = await refusal(() =>
+      w.switchRig({ backend: "hardware", profile: "corexy-fluidnc", serialPath: join(stateDir, "ttyUSB9") }),
+    );
+    expect(gone).toMatchObject({ code: "SETUP_BOARD_FAILED", fix: expect.stringMatching(/powered/) });
     expect(readConfigOverlay(stateDir)).toBeNull();
-    w.switchRig({ backend: "hardware", profile: "corexy-fluidnc", serialPath: "/dev/serial/by-id/usb-x" });
-    expect(readConfigOverlay(stateDir)).toEqual({
-      rig: { backend: "hardware", profile: "corexy-fluidnc", serialPath: "/dev/serial/by-id/usb-x" },
-      bridge: { enabled: true },
-    });
     expect(setupDone(stateDir)).toBe(false);
     w.finish();
     expect(setupDone(stateDir)).toBe(true);
@@ -111,13 +111,14 @@ describe("SetupWizard steps", () => {
   it("switch: each rig keeps its own calibration (put aside, brought back)", async () => {
     const { current } = bundlePaths(stateDir);
     mkdirSync(dirname(current), { recursive: true });
-    writeFileSync(current, "the simulated rig's bundle");
-    wizard().switchRig({ backend: "hardware", serialPath: "/dev/ttyUSB0" });
-    expect(existsSync(current)).toBe(false);
-    // Back from the real rig (not calibrated yet) to the simulated one: its bundle returns.
-    wizard({ rig: { backend: "hardware" } }).switchRig({ backend: "sim" });
+    writeFileSync(current, "the real rig's bundle");
+    writeFileSync(join(dirname(current), "bundle.sim-rig.json"), "the simulated rig's bundle");
+    await wizard({ rig: { backend: "hardware" } }).switchRig({ backend: "sim" });
     expect(readFileSync(current, "utf8")).toBe("the simulated rig's bundle");
-    expect(readConfigOverlay(stateDir)?.rig?.backend).toBe("sim");
+    expect(readFileSync(join(dirname(current), "bundle.hardware-rig.json"), "utf8")).toBe(
+      "the real rig's bundle",
+    );
+    expect(readConfigOverlay(stateDir)).toEqual({ rig: { backend: "sim" } });
     expect(restarts).toEqual([]); // the routes restart once the reply went out, not the step
   });
 });
