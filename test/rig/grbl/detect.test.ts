@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readBoardBanner, scanUsbSerial } from "../../../src/rig/grbl/detect.js";
+import { openSerialPort } from "../../../src/rig/grbl/port.js";
 import { startSimGrblLink } from "../../../src/sim/gantry/grbl-link.js";
 import { openPtyPair } from "../../../src/sim/gantry/pty-pair.js";
 import { PiclawError } from "../../../src/util/errors.js";
@@ -77,6 +78,28 @@ describe("readBoardBanner", () => {
       expect(banner).toMatchObject({ version: "1.1h", fluidnc: false });
     } finally {
       await link.stop();
+    }
+  });
+
+  it("tells FluidNC from GRBL by its banner (an ESP32 prints it only after the soft reset)", async () => {
+    const dir = tempDir();
+    const pair = await openPtyPair({ linkA: join(dir, "board"), linkB: join(dir, "pi") });
+    const board = await openSerialPort(join(dir, "board"), 115_200);
+    board.onData((chunk) => {
+      if (chunk.includes(0x18))
+        board.write("\r\nGrbl 3.7.8 [FluidNC v3.7.8 (wifi) '$' for help]\r\n", () => undefined);
+    });
+    try {
+      const banner = await readBoardBanner(join(dir, "pi"), {
+        baudRate: 115_200,
+        openWaitMs: 100,
+        waitMs: 10_000,
+      });
+      expect(banner).toMatchObject({ fluidnc: true, version: "3.7.8", afterReset: true });
+      expect(banner.text).toContain("FluidNC v3.7.8");
+    } finally {
+      await board.close();
+      await pair.close();
     }
   });
 
