@@ -36,6 +36,16 @@ function say(text, bad) {
   el.className = bad ? "message bad" : "message";
 }
 
+// "Simulated rig" or "Real rig (GRBL on /dev/ttyUSB0)": never leave anyone guessing which one moves.
+function renderRig(rig) {
+  const el = $("rig");
+  el.hidden = !rig;
+  if (!rig) return;
+  setText("rig", rig.label);
+  el.className = rig.simulated ? "pill rig simulated" : "pill rig real";
+  $("setupLink").hidden = rig.setupDone;
+}
+
 function renderArm(arm) {
   if (arm.error) {
     setText("armState", `unknown (${arm.error})${arm.estopLatched ? " — E-STOP LATCHED" : ""}`);
@@ -234,6 +244,7 @@ function render(status) {
   renderFrame(status);
   renderArm(status.arm);
   renderOwner(status.owner);
+  renderRig(status.rig);
   renderReadiness(status.readiness);
   renderCalibration(status.calibration, status.now, status.readiness?.state === "calibrating");
   renderCalibrationRuns(status.calibrationRuns, status.now);

@@ -59,7 +59,10 @@ export async function main(argv: string[]): Promise<number> {
   switch (command) {
     case "start": {
       const { runDaemon } = await import("./commands/start.js");
-      return runDaemon(await load());
+      const { loadConfig } = await import("./config/load.js");
+      return runDaemon(await load(), () =>
+        loadConfig({ flagPath: values.config, env: process.env, cwd: process.cwd() }),
+      );
     }
     case "calibrate": {
       const loaded = await load();

@@ -21,21 +21,27 @@ import { AgentStack, POLL_FRAME_WIDTH } from "./agent-stack.js";
 import { calibrationApiRoutes } from "./calibration-api.js";
 import type { LoadedConfig } from "./config/load.js";
 import { createDaemonDashboard, dashboardSessionSources } from "./dashboard-sources.js";
-import { createRigStack } from "./hardware-rig-stack.js";
+import { createRigStack, rigLabel } from "./hardware-rig-stack.js";
 import { daemonRequestPolicy } from "./http-policy.js";
 import { daemonLockPath, InstanceLock } from "./instance-lock.js";
 import { type Notifier, SystemdNotifier } from "./notify.js";
 import { PhoneToolStack } from "./phone-stack.js";
 import { describeReadiness, Readiness } from "./readiness.js";
 import type { RigStack } from "./rig-stack.js";
+import { setupRoutes } from "./setup/routes.js";
+import { SetupWizard, type SetupWizardDeps } from "./setup/wizard.js";
 import { simRoutes } from "./sim-routes.js";
 import { Watchdog, watchdogPingIntervalMs } from "./watchdog.js";
 
+/** Stand-ins at the far side of real boundaries (tests, `piclaw eval`); every field optional. */
 export interface DaemonOverrides {
   /** Tells systemd READY/WATCHDOG/STOPPING; default: `systemd-notify` driven by `$NOTIFY_SOCKET`. */
   notifier?: Notifier;
   /** The agent's model; default: the configured OpenAI-compatible provider. */
   provider?: ChatProvider;
+  /** Where the setup wizard looks for USB serial boards (default `/dev/serial/by-id` and `/sys`). */
+  setupScan?: SetupWizardDeps["scan"];
+  setupTimeouts?: SetupWizardDeps["timeouts"];
 }
 
 /**
@@ -72,7 +78,7 @@ export class Daemon {
     private readonly clock: Clock,
     /** Environment (the phone's passcode may come from PICLAW_PHONE_PASSCODE). */
     private readonly env: NodeJS.ProcessEnv = process.env,
-    /** Stand-ins for the far side of two boundaries (tests, `piclaw eval`). */
+    /** Stand-ins for the far side of real boundaries (tests, `piclaw eval`). */
     private readonly overrides: DaemonOverrides = {},
   ) {
     this.readiness = new Readiness(clock);
@@ -83,6 +89,11 @@ export class Daemon {
   private lock: InstanceLock | null = null;
   /** What the appliance can do now (systemd, /healthz, the dashboard and doctor all show this). */
   readonly readiness: Readiness;
+  /**
+   * Who restarts the daemon when the setup wizard changed the rig (`DaemonSupervisor`); without one the
+   * wizard's switch says to restart by hand.
+   */
+  restartHandler: ((reason: string) => void) | null = null;
   /** READY=1 goes to systemd once, when the servers answer and the state is first ready or degraded. */
   private readySent = false;
 
@@ -212,6 +223,7 @@ export class Daemon {
         bundleInUse: () => phone.currentBundle,
         readiness: this.readiness,
         calibration: () => phone.calibration,
+        rigLabel: () => rigLabel(stack),
         tokens,
         clock: this.clock,
         log: this.log.child("dashboard"),
@@ -234,6 +246,24 @@ export class Daemon {
         }),
       cliToken: writeCliToken(stateDir),
     };
+    const wizard = config.dashboard.enabled
+      ? new SetupWizard({
+          config,
+          stateDir,
+          cwd: baseDir,
+          env: this.env,
+          tokens,
+          bridge: () => this.bridge,
+          bundleInUse: () => phone.currentBundle,
+          grabFrame: () => phone.grabJpeg(),
+          rigLabel: () => rigLabel(stack),
+          requestRestart: (reason) => this.requestRestart(reason),
+          clock: this.clock,
+          log: this.log.child("setup"),
+          ...(this.overrides.setupScan ? { scan: this.overrides.setupScan } : {}),
+          ...(this.overrides.setupTimeouts ? { timeouts: this.overrides.setupTimeouts } : {}),
+        })
+      : null;
     this.http = new HttpService(
       {
         // 200 only when the tools can act; the state and its reason either way.
@@ -264,6 +294,7 @@ export class Daemon {
           ...apiAccess,
           log: this.log.child("api"),
         }),
+        ...(wizard ? setupRoutes({ wizard, ...apiAccess, log: this.log.child("setup") }) : {}),
       },
       {
         policy: daemonRequestPolicy({
@@ -289,6 +320,18 @@ export class Daemon {
     // without one (degraded) — those states were set by the phone stack and end on their own.
     if (this.readiness.snapshot.state === "starting") this.readiness.set("ready");
     else await this.announce();
+  }
+
+  /** Ask the supervisor to restart the daemon (the wizard changed the config overlay). */
+  private requestRestart(reason: string): void {
+    if (this.restartHandler) {
+      this.restartHandler(reason);
+      return;
+    }
+    this.log.warn(
+      "restart needed: the config overlay changed, but nothing here restarts the daemon: restart it yourself",
+      { reason },
+    );
   }
 
   /** Start the worker that renders the simulated camera's frames from the rig's scene snapshots. */

@@ -19,6 +19,7 @@ import {
 import type { PiclawConfig } from "./config/schema.js";
 import type { DaemonCalibration } from "./daemon-calibration.js";
 import type { Readiness } from "./readiness.js";
+import { setupDone } from "./setup/wizard.js";
 
 /** What the daemon has that the dashboard shows. */
 export interface DaemonDashboardParts {
@@ -44,6 +45,8 @@ export interface DaemonDashboardParts {
   readiness?: Readiness;
   /** Calibration on request (the phone stack's), for the Calibrate button. */
   calibration?: () => DaemonCalibration | null;
+  /** The rig in words for the header (`rigLabel`). */
+  rigLabel?: () => string;
 }
 
 /** The dashboard on the daemon's real parts, with the MCP endpoint's access rules. */
@@ -70,6 +73,15 @@ export function createDaemonDashboard(parts: DaemonDashboardParts): Dashboard {
       ? { readiness: () => parts.readiness?.snapshot ?? { state: "starting", since: 0 } }
       : {}),
     ...(parts.calibration ? { calibrator: dashboardCalibrator(parts.calibration, parts.log) } : {}),
+    ...(parts.rigLabel
+      ? {
+          rig: () => ({
+            label: parts.rigLabel?.() ?? "",
+            simulated: config.rig.backend === "sim",
+            setupDone: setupDone(parts.stateDir),
+          }),
+        }
+      : {}),
     look: async (signal) => {
       const view = await parts.look(signal);
       return { jpeg: view.image, listing: view.listing };

@@ -121,6 +121,17 @@ export class HardwareRigStack implements RigStack {
     return this.profileInstance;
   }
 
+  /** What the dashboard's header says: `Real rig (GRBL on /dev/ttyUSB0)`, `Real rig (GPIO via pigpio)`. */
+  get label(): string {
+    const backend = this.backend;
+    if (backend instanceof GrblBackend) {
+      const board = backend.boardFacts()?.fluidnc ? "FluidNC" : "GRBL";
+      const path = this.config.rig.serialPath ?? this.profileInstance?.serial?.path;
+      return `Real rig (${board} on ${path ?? "a USB serial port"})`;
+    }
+    return backend ? "Real rig (GPIO via pigpio)" : "Real rig (not started)";
+  }
+
   get phoneGeometry(): PhoneGeometry {
     return PHONE_MODELS[this.config.phone.model];
   }
@@ -154,6 +165,12 @@ export class HardwareRigStack implements RigStack {
       gpioChipBase: modules.chipBase,
     });
   }
+}
+
+/** The rig in plain words for people: `Simulated rig`, or the real one's board and port. */
+export function rigLabel(stack: RigStack): string {
+  if (stack.sim) return "Simulated rig";
+  return stack instanceof HardwareRigStack ? stack.label : "Real rig";
 }
 
 /** The rig `rig.backend` names. */

@@ -199,6 +199,12 @@ export class PhoneToolStack {
   }
 
   /** The calibration the tools use now (what the dashboard shows), or null while there is none. */
+  /** One raw camera frame (JPEG), for the setup wizard's view of the bed. */
+  async grabJpeg(): Promise<Buffer> {
+    if (!this.camera) throw new PiclawError("TOOLS_NOT_STARTED", "the camera is not started yet");
+    return (await this.camera.grab()).jpeg;
+  }
+
   get currentBundle(): CalibrationBundle | null {
     return this.session?.currentBundle ?? null;
   }

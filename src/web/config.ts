@@ -54,6 +54,12 @@ export const dashboardConfigSchema = z
       .describe(
         "How long a dashboard login (a cookie derived from the MCP token) lasts; revoking the token ends it at once.",
       ),
+    openSetupFirst: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Until the setup wizard (`/setup`) is finished, `/` sends the browser there (the SD image turns this on); otherwise the dashboard only links to it.",
+      ),
     trustProxy: z
       .boolean()
       .default(false)

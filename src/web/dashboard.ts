@@ -116,6 +116,10 @@ export class Dashboard {
     const head = req.method === "HEAD";
     switch (url.pathname) {
       case DASHBOARD_PATHS.page:
+        if (this.options.config.openSetupFirst && this.options.sources.rig?.().setupDone === false) {
+          res.writeHead(303, { ...PAGE_HEADERS, location: "/setup" });
+          return void res.end();
+        }
         return send(res, 200, "text/html; charset=utf-8", assets.page, head);
       case DASHBOARD_PATHS.script:
         return send(res, 200, "text/javascript; charset=utf-8", assets.script, head);

@@ -36,6 +36,17 @@ export interface DashboardSources {
   readiness?(): DashboardReadiness;
   /** Calibration on request (the Calibrate button); absent: the button answers that it cannot. */
   calibrator?: DashboardCalibrator;
+  /**
+   * The rig in plain words (`Simulated rig`, `Real rig (GRBL on /dev/ttyUSB0)`) and whether the setup
+   * wizard was finished; absent: the header says neither.
+   */
+  rig?(): DashboardRig;
+}
+
+export interface DashboardRig {
+  label: string;
+  simulated: boolean;
+  setupDone: boolean;
 }
 
 /** The daemon's readiness as the banner shows it (see src/app/readiness.ts). */

@@ -8,6 +8,7 @@ import type { FrameState } from "./frames.js";
 import type {
   DashboardCalibrationRuns,
   DashboardReadiness,
+  DashboardRig,
   DashboardSession,
   DashboardSources,
 } from "./sources.js";
@@ -24,6 +25,8 @@ export interface DashboardStatus {
   /** Who the page is logged in as (`local` on a loopback bind without a token). */
   who: string;
   tokenRequired: boolean;
+  /** Simulated or real, in words for the header, and whether `/setup` was finished (null: not known). */
+  rig: DashboardRig | null;
   arm: ArmPart;
   owner: {
     holder: { label: string; priority: string; heldMs: number } | null;
@@ -99,6 +102,7 @@ export async function gatherStatus(
     pollMs: options.pollMs,
     who: options.who,
     tokenRequired: options.tokenRequired,
+    rig: sources.rig?.() ?? null,
     arm:
       "value" in motion
         ? {

@@ -304,3 +304,25 @@ describe("dashboard off loopback", () => {
     expect(await login(true)).toMatch(/; HttpOnly; SameSite=Strict; Max-Age=\d+; Secure$/);
   });
 });
+
+describe("the rig in plain words, and the way to /setup", () => {
+  it("the status says which rig moves; the page links to the wizard, or sends the browser there", async () => {
+    let rig = { label: "Real rig (GRBL on /dev/ttyUSB0)", simulated: false, setupDone: false };
+    started = await startFakeDashboard({ sources: { rig: () => rig } });
+    expect((await status(started.url)).rig).toEqual(rig);
+    expect((await raw(started.url, "/")).status).toBe(200); // openSetupFirst off: a link only
+    expect((await raw(started.url, "/")).text).toContain('href="/setup"');
+    await started.stop();
+
+    started = await startFakeDashboard({ sources: { rig: () => rig }, dashboard: { openSetupFirst: true } });
+    const sent = await raw(started.url, "/");
+    expect(sent.status).toBe(303);
+    expect(sent.headers.location).toBe("/setup");
+    rig = { ...rig, setupDone: true };
+    expect((await raw(started.url, "/")).status).toBe(200);
+    await started.stop();
+
+    started = await startFakeDashboard();
+    expect((await status(started.url)).rig).toBeNull();
+  });
+});

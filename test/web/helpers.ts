@@ -85,7 +85,7 @@ export async function startFakeDashboard(
     calibration?: CalibrationBundle | null;
     clock?: Clock;
     /** Optional sources (the daemon's readiness, its calibrator). */
-    sources?: Partial<Pick<DashboardSources, "readiness" | "calibrator" | "calibration">>;
+    sources?: Partial<Pick<DashboardSources, "readiness" | "calibrator" | "calibration" | "rig">>;
   } = {},
 ): Promise<FakeDashboard> {
   const logLines: string[] = [];

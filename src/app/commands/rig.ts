@@ -100,6 +100,23 @@ export async function rigCommand(
   }
 }
 
+/**
+ * Save the board's `$$` as read to `<stateDir>/grbl-settings-backup-<time>.txt` (atomically), before
+ * anything is written to it; returns the file's path. Shared by `piclaw rig settings --apply` and the
+ * setup wizard, so an owner can always put a board back as it was.
+ */
+export function backupBoardSettings(
+  facts: Pick<BoardFacts, "settings">,
+  stateDir: string,
+  now: Date,
+): string {
+  const stamp = now.toISOString().replace(/[:.]/g, "-");
+  const backup = join(stateDir, `grbl-settings-backup-${stamp}.txt`);
+  const current = [...facts.settings].sort(([a], [b]) => a - b).map(([id, v]) => `$${id}=${v}\n`);
+  writeFileAtomic(backup, current.join(""));
+  return backup;
+}
+
 async function settings(
   backend: GrblBackend,
   profile: RigProfile,
@@ -115,10 +132,7 @@ async function settings(
   deps.write(formatMismatches(facts.mismatches));
   if (!facts.mismatches.length || !flags.apply) return facts.mismatches.length ? 1 : 0;
   const lines = settingsToApply(profile, facts.mismatches);
-  const stamp = (deps.now?.() ?? new Date()).toISOString().replace(/[:.]/g, "-");
-  const backup = join(stateDir, `grbl-settings-backup-${stamp}.txt`);
-  const current = [...facts.settings].sort(([a], [b]) => a - b).map(([id, v]) => `$${id}=${v}\n`);
-  writeFileAtomic(backup, current.join(""));
+  const backup = backupBoardSettings(facts, stateDir, deps.now?.() ?? new Date());
   deps.write(`saved the board's settings to ${backup}\n`);
   if (!lines.length) return 1;
   deps.write(`will write: ${lines.join(" ")}\n`);

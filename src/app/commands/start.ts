@@ -3,14 +3,28 @@ import { systemClock } from "../../util/clock.js";
 import { errorMessage, PiclawError } from "../../util/errors.js";
 import type { LoadedConfig } from "../config/load.js";
 import { Daemon } from "../daemon.js";
+import { DaemonSupervisor } from "../supervisor.js";
 
-/** Run until SIGINT/SIGTERM; a second signal forces exit. */
-export async function runDaemon(loaded: LoadedConfig): Promise<number> {
+/**
+ * Run until SIGINT/SIGTERM; a second signal forces exit. The setup wizard's rig switch restarts the
+ * daemon through `DaemonSupervisor` (under systemd by exiting 75, otherwise in this process);
+ * `reload` reads the config file and the wizard's overlay again.
+ */
+export async function runDaemon(loaded: LoadedConfig, reload: () => LoadedConfig): Promise<number> {
   const { config } = loaded;
   const log = processLogger(config.log.level, config.log.format, process.env);
-  const daemon = new Daemon(loaded, log, systemClock);
   let stopping = false;
   return new Promise<number>((resolve) => {
+    const supervisor = new DaemonSupervisor({
+      load: reload,
+      create: (l) => new Daemon(l, log, systemClock),
+      underSystemd: Boolean(process.env.INVOCATION_ID),
+      log: log.child("supervisor"),
+      exit: (code) => {
+        stopping = true;
+        resolve(code);
+      },
+    });
     const shutdown = (reason: string, code: number) => {
       if (stopping) {
         log.warn("second signal: exiting now");
@@ -18,7 +32,7 @@ export async function runDaemon(loaded: LoadedConfig): Promise<number> {
       }
       stopping = true;
       log.info("shutdown requested", { reason });
-      daemon.stop().then(
+      supervisor.stop().then(
         () => resolve(code),
         (err) => {
           log.error("shutdown failed", { err });
@@ -32,7 +46,7 @@ export async function runDaemon(loaded: LoadedConfig): Promise<number> {
       log.error("uncaught exception", { err });
       shutdown("uncaughtException", 1);
     });
-    daemon.start().catch((err) => {
+    supervisor.start(loaded).catch((err) => {
       // A signal during start: the shutdown under way ends the process with its own code.
       if (stopping) return log.info("start abandoned: stop was requested", { err: errorMessage(err) });
       log.error("start failed", { err, code: err instanceof PiclawError ? err.code : undefined });

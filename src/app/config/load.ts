@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { parse as parseYaml, YAMLParseError } from "yaml";
 import type { z } from "zod";
 import { PiclawError } from "../../util/errors.js";
+import { configOverlayPath, mergeDocuments, readConfigOverlay } from "./overlay.js";
 import { configSchema, type PiclawConfig } from "./schema.js";
 
 /** Where the config came from, for the start-up log line. */
@@ -12,6 +13,8 @@ export interface LoadedConfig {
   /** Absolute path of the file read, or null when running on defaults. */
   path: string | null;
   stateDir: string;
+  /** The setup wizard's overlay merged over the file (`<stateDir>/config-overlay.yaml`), when there was one. */
+  overlayPath?: string;
 }
 
 export interface ConfigSources {
@@ -47,10 +50,15 @@ function issueReason(issue: z.core.$ZodIssue): string {
   return issue.message;
 }
 
-/** Read, parse and validate the config file named by `--config` or `PICLAW_CONFIG` (or use defaults). */
+/**
+ * Read, parse and validate the config file named by `--config` or `PICLAW_CONFIG` (or use defaults),
+ * then merge the setup wizard's overlay from the state directory over it (see `config/overlay.ts`) and
+ * validate the result again: a key the overlay makes invalid fails the start like a bad file would.
+ */
 export function loadConfig(sources: ConfigSources): LoadedConfig {
   const named = sources.flagPath ?? sources.env.PICLAW_CONFIG;
   let config: PiclawConfig;
+  let doc: unknown = {};
   let path: string | null = null;
   if (named) {
     path = resolve(sources.cwd, named);
@@ -66,11 +74,17 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
         },
       );
     }
-    config = parseConfig(parseYamlText(text, path), path);
+    doc = parseYamlText(text, path);
+    config = parseConfig(doc, path);
   } else {
     config = parseConfig({}, "defaults");
   }
-  return { config, path, stateDir: resolveStateDir(config, sources) };
+  const stateDir = resolveStateDir(config, sources);
+  const overlay = readConfigOverlay(stateDir);
+  if (!overlay) return { config, path, stateDir };
+  const overlayPath = configOverlayPath(stateDir);
+  config = parseConfig(mergeDocuments(doc ?? {}, overlay), `${path ?? "defaults"} + ${overlayPath}`);
+  return { config, path, stateDir, overlayPath };
 }
 
 function parseYamlText(text: string, path: string): unknown {
