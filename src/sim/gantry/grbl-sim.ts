@@ -1,3 +1,5 @@
+import type { BedPoint } from "../../rig/motion.js";
+import { trapezoid } from "../../rig/speed-law.js";
 import { eepromCommand } from "./grbl-eeprom.js";
 import { LINE_MAX, parseGcode } from "./grbl-gcode.js";
 import { GrblMachine, type Reply } from "./grbl-machine.js";
@@ -246,6 +248,35 @@ export class GrblSim extends GrblMachine {
       this.alarmLock = true;
     }
     this.banner(true);
+  }
+
+  /**
+   * The board resets by itself — its reset button, a USB brown-out, the bootloader's DTR reset — with
+   * no 0x18 from the host. Unlike a soft reset the MCU restarts (main.c): the steppers stop dead where
+   * they are (steps in flight are lost), MPos restarts at 0,0 wherever the carriage is, and no stray
+   * `ok` precedes the banner; the startup blocks run (or the homing lock holds) as at power-on.
+   */
+  pressReset(): void {
+    const now = this.now();
+    this.planner.halt();
+    this.options.gantry.setStylus(false, now);
+    this.clearState(now);
+    this.k = this.options.gantry.positionAt(now);
+    this.gcPos = { xMm: 0, yMm: 0 };
+    this.alarmLock = this.settings.get(22) === 1;
+    this.banner();
+  }
+
+  /**
+   * The operator pushes the carriage to `to` (bed mm) with the motors off, at hand speed. GRBL counts
+   * steps, it has no encoder: its MPos does not change. Returns when the push will end (gantry ms).
+   */
+  moveByHand(to: BedPoint): number {
+    const from = this.options.gantry.positionAt();
+    const end = this.options.gantry.move(to, (d) => trapezoid(d, 50, 500));
+    const there = this.options.gantry.positionAt(end);
+    this.k = { xMm: this.k.xMm + there.xMm - from.xMm, yMm: this.k.yMm + there.yMm - from.yMm };
+    return end;
   }
 
   /** What any GRBL reset clears: waiting lines, buffers, planner, spindle, modal state, G92. */
