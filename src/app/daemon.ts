@@ -26,6 +26,7 @@ import { daemonLockPath, InstanceLock } from "./instance-lock.js";
 import { type Notifier, SystemdNotifier } from "./notify.js";
 import { PhoneToolStack } from "./phone-stack.js";
 import { describeReadiness, Readiness } from "./readiness.js";
+import { rigApiRoutes } from "./rig-api.js";
 import type { RigStack } from "./rig-stack.js";
 import { simRoutes } from "./sim-routes.js";
 import { Watchdog, watchdogPingIntervalMs } from "./watchdog.js";
@@ -250,6 +251,14 @@ export class Daemon {
         [MCP_PATH]: (req, res) => mcp.handle(req, res),
         ...this.dashboard?.routes(),
         ...agentApiRoutes({ agent, ...apiAccess, log: this.log.child("api") }),
+        ...rigApiRoutes({
+          motion: () => (this.stack ? stack.motion : null),
+          owner: () => this.owner,
+          priority: config.dashboard.priority,
+          waitLimitMs: config.dashboard.waitLimitMs,
+          ...apiAccess,
+          log: this.log.child("api"),
+        }),
         ...calibrationApiRoutes({
           calibration: () => phone.calibration,
           ...apiAccess,

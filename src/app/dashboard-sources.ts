@@ -64,6 +64,7 @@ export function createDaemonDashboard(parts: DaemonDashboardParts): Dashboard {
       estop: (reason) => motion.estop(reason),
       resetEstop: () => motion.resetEstop(),
       reference: () => motion.reference(),
+      confirmParked: () => motion.confirmParked(),
     },
     calibration: parts.bundleInUse ? async () => parts.bundleInUse?.() ?? null : bundleReader(parts.stateDir),
     ...(parts.readiness
