@@ -6,7 +6,9 @@ import { writeCliToken } from "../../src/app/agent-api.js";
 import { rigCommand } from "../../src/app/commands/rig.js";
 import { grblBackendFor } from "../../src/app/hardware-rig-stack.js";
 import type { GrblBackend } from "../../src/rig/grbl/backend.js";
+import type { RigProfile } from "../../src/rig/profile.js";
 import { GrblEeprom } from "../../src/sim/gantry/grbl-eeprom.js";
+import { fluidncBoardFor } from "../../src/sim/gantry/grbl-fluidnc.js";
 import { startSimGrblLink } from "../../src/sim/gantry/grbl-link.js";
 import { SimRig } from "../../src/sim/rig.js";
 import { systemClock } from "../../src/util/clock.js";
@@ -22,7 +24,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c().catch(() => undefined);
 });
 
-async function factoryBoard() {
+async function factoryBoard(board?: (profile: RigProfile) => GrblEeprom) {
   const stateDir = mkdtempSync(join(tmpdir(), "piclaw-rigcmd-"));
   const log = captureLog([]);
   const world = SimRig.fromConfig(worldConfig(stateDir), { clock: systemClock, log, cwd: process.cwd() });
@@ -31,7 +33,7 @@ async function factoryBoard() {
     gantry: world.gantry,
     profile: world.profile,
     log,
-    eeprom: new GrblEeprom({ coreXY: world.profile.kinematics === "corexy" }),
+    eeprom: board?.(world.profile) ?? new GrblEeprom({ coreXY: world.profile.kinematics === "corexy" }),
   });
   cleanups.push(async () => {
     await link.stop();
@@ -104,6 +106,18 @@ describe("piclaw rig", () => {
     const at = w.world.gantry.positionAt();
     expect(Math.hypot(at.xMm - target.xMm, at.yMm - target.yMm)).toBeLessThan(0.1);
   }, 60_000);
+
+  it("FluidNC: shows the diff with config.yaml keys and what is not checked; --apply writes nothing", async () => {
+    const w = await factoryBoard((p) => fluidncBoardFor(p).seed([[110, 500]]));
+    expect(await w.run("settings", { apply: true, yes: true })).toBe(1);
+    const text = w.out.join("");
+    expect(text).toMatch(/\$110\s+500\s+\d+/);
+    expect(text).toContain("axes/x/max_rate_mm_per_min");
+    expect(text).toContain("not checked here");
+    expect(text).toContain("$31");
+    expect(text).toContain("nothing written");
+    expect(w.link.sim.stats.lines.filter((l) => /^\$\d+=/.test(l))).toEqual([]);
+  }, 30_000);
 
   it("refuses while the daemon holds the port, and reference needs --parked", async () => {
     const w = await factoryBoard();

@@ -123,11 +123,13 @@ async function settings(
   deps: RigCommandDeps,
 ): Promise<number> {
   const facts = backend.boardFacts() as BoardFacts;
-  if (facts.fluidnc) {
-    deps.write(`FluidNC: these checks do not apply:\n${facts.notApplicable.map((n) => `  ${n}\n`).join("")}`);
-    return 0;
-  }
   deps.write(formatMismatches(facts.mismatches));
+  if (facts.notApplicable.length)
+    deps.write(`not checked here:\n${facts.notApplicable.map((n) => `  ${n}\n`).join("")}`);
+  if (facts.fluidnc && flags.apply && facts.mismatches.length) {
+    deps.write("FluidNC: nothing written — its numbered settings are read-only; fix config.yaml as listed\n");
+    return 1;
+  }
   if (!facts.mismatches.length || !flags.apply) return facts.mismatches.length ? 1 : 0;
   const lines = settingsToApply(profile, facts.mismatches);
   const stamp = (deps.now?.() ?? new Date()).toISOString().replace(/[:.]/g, "-");

@@ -1,6 +1,7 @@
 import type { BedPoint } from "../../rig/motion.js";
 import { trapezoid } from "../../rig/speed-law.js";
 import { eepromCommand } from "./grbl-eeprom.js";
+import { FLUIDNC_SIM_BANNER, FLUIDNC_SIM_CHATTER, fluidncCommand } from "./grbl-fluidnc.js";
 import { LINE_MAX, parseGcode } from "./grbl-gcode.js";
 import { GrblMachine, type Reply } from "./grbl-machine.js";
 import { PLANNER_BLOCKS, SimPlanner } from "./grbl-planner.js";
@@ -108,7 +109,10 @@ export class GrblSim extends GrblMachine {
   private banner(afterReset = false): void {
     if (afterReset) this.send("ok");
     this.send("");
-    this.send(GRBL_SIM_BANNER);
+    if (this.eeprom.build.fluidnc) {
+      this.send(FLUIDNC_SIM_BANNER);
+      this.send(FLUIDNC_SIM_CHATTER);
+    } else this.send(GRBL_SIM_BANNER);
     if (this.alarmLock) {
       this.send("[MSG:'$H'|'$X' to unlock]");
       return;
@@ -178,7 +182,8 @@ export class GrblSim extends GrblMachine {
 
   private async system(line: string): Promise<Reply> {
     const cmd = line.toUpperCase().replace(/\s+/g, "");
-    const info = eepromCommand(cmd, this.eeprom, this.planner.busy(this.now()));
+    const fluidnc = this.eeprom.build.fluidnc ? fluidncCommand(cmd, this.eeprom) : null;
+    const info = fluidnc ?? eepromCommand(cmd, this.eeprom, this.planner.busy(this.now()));
     if (info) {
       for (const l of info.lines) this.send(l);
       this.applySettings();
