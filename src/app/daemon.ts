@@ -78,6 +78,8 @@ export class Daemon {
   readonly readiness: Readiness;
   /** READY=1 goes to systemd once, when the servers answer and the state is first ready or degraded. */
   private readySent = false;
+  /** Why the rig came up unreferenced (nobody could vouch for its origin), until the operator confirms. */
+  private originUnconfirmed: string | null = null;
 
   /** The simulated rig once started (tests look at its phone and gantry). */
   get simRig(): SimRig | null {
@@ -124,11 +126,14 @@ export class Daemon {
       cwd: baseDir,
       stateDir,
       signal: this.stopRequest.signal,
+      allowUnconfirmedOrigin: true,
     });
     this.stack = stack;
     this.rigStarting = stack.start();
     await this.rigStarting;
     const rig = stack.sim;
+    this.originUnconfirmed = stack.originUnconfirmed ?? null;
+    const confirmParked = () => this.confirmParked(stack);
 
     if (rig) {
       const runDir = join(stateDir, "run");
@@ -204,6 +209,7 @@ export class Daemon {
         bundleInUse: () => phone.currentBundle,
         readiness: this.readiness,
         calibration: () => phone.calibration,
+        confirmParked,
         tokens,
         clock: this.clock,
         log: this.log.child("dashboard"),
@@ -252,8 +258,8 @@ export class Daemon {
         ...this.dashboard?.routes(),
         ...agentApiRoutes({ agent, ...apiAccess, log: this.log.child("api") }),
         ...rigApiRoutes({
-          motion: () => (this.stack ? stack.motion : null),
-          owner: () => this.owner,
+          confirmParked,
+          owner: this.owner,
           priority: config.dashboard.priority,
           waitLimitMs: config.dashboard.waitLimitMs,
           ...apiAccess,
@@ -287,8 +293,22 @@ export class Daemon {
     if (this.dashboard) this.log.info("dashboard", { url: `${this.url}/`, ...this.dashboard.describe() });
     // Servers answer now. Ready unless the phone tools wait for a calibration (calibrating) or cannot act
     // without one (degraded) — those states were set by the phone stack and end on their own.
-    if (this.readiness.snapshot.state === "starting") this.readiness.set("ready");
-    else await this.announce();
+    if (this.readiness.snapshot.state === "starting") {
+      if (this.originUnconfirmed) this.readiness.set("degraded", originReason(this.originUnconfirmed));
+      else this.readiness.set("ready");
+    } else await this.announce();
+  }
+
+  /**
+   * The operator confirmed the carriage at park (dashboard, API): reference there; a start that was
+   * degraded only for want of that is ready now.
+   */
+  private async confirmParked(stack: RigStack): Promise<void> {
+    await stack.motion.confirmParked();
+    const pending = this.originUnconfirmed;
+    this.originUnconfirmed = null;
+    const r = this.readiness.snapshot;
+    if (pending && r.state === "degraded" && r.reason === originReason(pending)) this.readiness.set("ready");
   }
 
   /** Start the worker that renders the simulated camera's frames from the rig's scene snapshots. */
@@ -348,4 +368,9 @@ export class Daemon {
     this.lock = null;
     this.log.info("stopped");
   }
+}
+
+/** The degraded reason of a daemon whose rig waits for the operator to confirm the carriage at park. */
+function originReason(why: string): string {
+  return `motion refused until the carriage is confirmed at park: ${why}`;
 }

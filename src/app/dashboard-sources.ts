@@ -44,6 +44,8 @@ export interface DaemonDashboardParts {
   readiness?: Readiness;
   /** Calibration on request (the phone stack's), for the Calibrate button. */
   calibration?: () => DaemonCalibration | null;
+  /** "Carriage at park"; default: `motion.confirmParked()`. */
+  confirmParked?: () => Promise<void>;
 }
 
 /** The dashboard on the daemon's real parts, with the MCP endpoint's access rules. */
@@ -64,7 +66,7 @@ export function createDaemonDashboard(parts: DaemonDashboardParts): Dashboard {
       estop: (reason) => motion.estop(reason),
       resetEstop: () => motion.resetEstop(),
       reference: () => motion.reference(),
-      confirmParked: () => motion.confirmParked(),
+      confirmParked: parts.confirmParked ?? (() => motion.confirmParked()),
     },
     calibration: parts.bundleInUse ? async () => parts.bundleInUse?.() ?? null : bundleReader(parts.stateDir),
     ...(parts.readiness

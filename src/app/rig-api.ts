@@ -1,6 +1,5 @@
 import type { RawHandler } from "../http/server.js";
 import type { Logger } from "../log/logger.js";
-import type { MotionController } from "../rig/controller.js";
 import type { PhoneOwner } from "../rig/owner.js";
 import { errorMessage, PiclawError } from "../util/errors.js";
 import type { DashboardAuth } from "../web/auth.js";
@@ -10,9 +9,9 @@ import { refusal, send } from "./agent-api.js";
 export const REFERENCE_PARKED_API_PATH = "/api/rig/reference-parked";
 
 export interface RigApiDeps {
-  /** The arm's controller, or null while the rig is not up. */
-  motion: () => MotionController | null;
-  owner: () => PhoneOwner | null;
+  /** `MotionController.confirmParked`, plus whatever the daemon does once the origin is confirmed. */
+  confirmParked: () => Promise<void>;
+  owner: PhoneOwner;
   /** The priority class the confirmation waits for the arm with (the dashboard's). */
   priority: string;
   /** How long it may wait for the arm's holder (ms). */
@@ -28,7 +27,7 @@ export interface RigApiDeps {
  * script. Waits for the arm like every caller, clears a latched e-stop and references at park
  * (`MotionController.confirmParked`), even where the driver refused with MOTION_ORIGIN_UNCONFIRMED.
  * Answers `200 {ok, message}`, or `{error, code}`: 409 when the rig refuses (its code and message say
- * what to do), 503 before the rig is up. Access as the agent API (the local CLI token, or a dashboard
+ * what to do). Access as the agent API (the local CLI token, or a dashboard
  * login with its action header).
  */
 export function rigApiRoutes(deps: RigApiDeps): Record<string, RawHandler> {
@@ -39,17 +38,13 @@ export function rigApiRoutes(deps: RigApiDeps): Record<string, RawHandler> {
       const denied = refusal(req, "POST", deps);
       if (denied) return send(res, denied.status, { error: denied.message, code: "UNAUTHORIZED" });
       req.resume();
-      const motion = deps.motion();
-      const owner = deps.owner();
-      if (!motion || !owner)
-        return send(res, 503, { error: "the rig is not started yet", code: "RIG_NOT_STARTED" });
       const gone = new AbortController();
       res.once("close", () => {
         if (!res.writableFinished) gone.abort();
       });
       const by = req.headers.authorization ? "piclaw rig reference --parked" : "dashboard login";
       try {
-        const lease = await owner.acquire({
+        const lease = await deps.owner.acquire({
           priority: deps.priority,
           label: "confirm parked",
           signal: gone.signal,
@@ -57,7 +52,7 @@ export function rigApiRoutes(deps: RigApiDeps): Record<string, RawHandler> {
         });
         try {
           deps.log.warn("the operator confirmed the carriage at the park spot", { by });
-          await motion.confirmParked();
+          await deps.confirmParked();
         } finally {
           lease.release();
         }

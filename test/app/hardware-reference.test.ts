@@ -104,3 +104,46 @@ describe("piclaw rig reference --parked while the daemon runs", () => {
     expect(touches[0]?.y).toBeCloseTo(0.5, 2);
   }, 240_000);
 });
+
+describe("a daemon whose start cannot vouch for the carriage (no position record)", () => {
+  let hw: HardwareDaemon;
+
+  beforeAll(async () => {
+    hw = await startHardwareDaemon({}, { seedRecord: false });
+  }, 120_000);
+
+  afterAll(async () => {
+    await hw?.stop();
+  });
+
+  it("comes up degraded with motion refused; the dashboard's confirmation makes it ready and a tap lands", async () => {
+    const { world, client, daemon } = hw;
+    const health = async () => {
+      const res = await fetch(`${daemon.url}/healthz`);
+      return { status: res.status, body: (await res.json()) as { status: string; reason?: string } };
+    };
+    const before = await health();
+    expect(before.status).toBe(503);
+    expect(before.body.status).toBe("degraded");
+    expect(before.body.reason).toContain("no position record");
+    expect(before.body.reason).toContain("Carriage at park");
+    const moves = () => world.gantry.motionLog().filter((e) => e.kind === "move").length;
+    const refused = await callTool(client, "tap", { bbox: [0.45, 0.45, 0.55, 0.55] });
+    expect(refused.isError).toBe(true);
+    expect(moves()).toBe(0);
+
+    const confirmed = await fetch(`${daemon.url}/dashboard/confirm-parked`, {
+      method: "POST",
+      headers: { "x-piclaw-dashboard": "1" },
+    });
+    expect(confirmed.status).toBe(200);
+    expect(await health()).toMatchObject({ status: 200, body: { status: "ready" } });
+    const t0 = world.gantry.now();
+    const tap = await callTool(client, "tap", { bbox: [0.45, 0.45, 0.55, 0.55] });
+    expect(tap.isError, tap.texts.join("\n")).toBe(false);
+    const touches = world.phone.touchReports(t0);
+    expect(touches).toHaveLength(1);
+    expect(touches[0]?.x).toBeCloseTo(0.5, 2);
+    expect(touches[0]?.y).toBeCloseTo(0.5, 2);
+  }, 240_000);
+});
