@@ -321,6 +321,18 @@ $("estopReset").addEventListener("click", async () => {
   if (body) say(body.message, false);
   refreshSoon();
 });
+$("confirmParked").addEventListener("click", async () => {
+  // The rig cannot tell where the carriage is (a crash, an e-stop mid-move, a board that reset): only the
+  // person at the rig can. Referencing elsewhere would send every later move off by the difference.
+  const question =
+    "The carriage is at the park spot — I checked.\n\nConfirm only if you can see it there (push it there " +
+    "by hand with the motors off first). The arm is referenced at the park spot, a latched e-stop is " +
+    "cleared, and it may move again.";
+  if (!confirm(question)) return;
+  const body = await post("/dashboard/confirm-parked", $("confirmParked"), "Referencing at the park spot…");
+  if (body) say(body.message, false);
+  refreshSoon();
+});
 $("calibrate").addEventListener("click", async () => {
   const question =
     "Calibrate now? The arm taps a dot pattern on the phone for a minute or two; tools and agent sessions " +

@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import { z } from "zod";
@@ -34,6 +34,15 @@ const textBody = z.strictObject({
 /** Where the daemon keeps the local CLI token. */
 export function cliTokenPath(stateDir: string): string {
   return join(stateDir, "run", "cli-token");
+}
+
+/** The local CLI token the running daemon wrote, or null (none, or not readable by this user). */
+export function readCliToken(stateDir: string): string | null {
+  try {
+    return readFileSync(cliTokenPath(stateDir), "utf8").trim() || null;
+  } catch {
+    return null;
+  }
 }
 
 /** Make a fresh local CLI token (once per daemon start) and store it for the CLI. */

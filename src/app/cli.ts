@@ -156,21 +156,11 @@ export async function main(argv: string[]): Promise<number> {
     }
     case "rig": {
       const loaded = await load();
-      const [{ rigCommand }, { localBaseUrl }] = await Promise.all([
-        import("./commands/rig.js"),
-        import("../http/server.js"),
-      ]);
-      const { host, port } = loaded.config.server;
-      const url = port === 0 ? null : `${localBaseUrl(host, port)}/healthz`;
+      const { rigCommand } = await import("./commands/rig.js");
+      // A running daemon is found by its lock (as `piclaw calibrate` does), ready or not: it holds the port.
       return rigCommand(sub, values, loaded, {
         log: processLogger("warn", "auto", process.env, process.stderr),
         write,
-        daemonRunning: async () =>
-          url !== null &&
-          (await fetch(url, { signal: AbortSignal.timeout(1000) }).then(
-            (r) => r.ok,
-            () => false,
-          )),
       });
     }
     case "version":

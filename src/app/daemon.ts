@@ -27,6 +27,7 @@ import { daemonLockPath, InstanceLock } from "./instance-lock.js";
 import { type Notifier, SystemdNotifier } from "./notify.js";
 import { PhoneToolStack } from "./phone-stack.js";
 import { describeReadiness, Readiness } from "./readiness.js";
+import { rigApiRoutes } from "./rig-api.js";
 import type { RigStack } from "./rig-stack.js";
 import { setupRoutes } from "./setup/routes.js";
 import { SetupWizard, type SetupWizardDeps } from "./setup/wizard.js";
@@ -96,6 +97,8 @@ export class Daemon {
   restartHandler: ((reason: string) => void) | null = null;
   /** READY=1 goes to systemd once, when the servers answer and the state is first ready or degraded. */
   private readySent = false;
+  /** Why the rig came up unreferenced (nobody could vouch for its origin), until the operator confirms. */
+  private originUnconfirmed: string | null = null;
 
   /** The simulated rig once started (tests look at its phone and gantry). */
   get simRig(): SimRig | null {
@@ -142,11 +145,14 @@ export class Daemon {
       cwd: baseDir,
       stateDir,
       signal: this.stopRequest.signal,
+      allowUnconfirmedOrigin: true,
     });
     this.stack = stack;
     this.rigStarting = stack.start();
     await this.rigStarting;
     const rig = stack.sim;
+    this.originUnconfirmed = stack.originUnconfirmed ?? null;
+    const confirmParked = () => this.confirmParked(stack);
 
     if (rig) {
       const runDir = join(stateDir, "run");
@@ -224,6 +230,7 @@ export class Daemon {
         readiness: this.readiness,
         calibration: () => phone.calibration,
         rigLabel: () => rigLabel(stack),
+        confirmParked,
         tokens,
         clock: this.clock,
         log: this.log.child("dashboard"),
@@ -289,6 +296,14 @@ export class Daemon {
         [MCP_PATH]: (req, res) => mcp.handle(req, res),
         ...this.dashboard?.routes(),
         ...agentApiRoutes({ agent, ...apiAccess, log: this.log.child("api") }),
+        ...rigApiRoutes({
+          confirmParked,
+          owner: this.owner,
+          priority: config.dashboard.priority,
+          waitLimitMs: config.dashboard.waitLimitMs,
+          ...apiAccess,
+          log: this.log.child("api"),
+        }),
         ...calibrationApiRoutes({
           calibration: () => phone.calibration,
           ...apiAccess,
@@ -318,8 +333,22 @@ export class Daemon {
     if (this.dashboard) this.log.info("dashboard", { url: `${this.url}/`, ...this.dashboard.describe() });
     // Servers answer now. Ready unless the phone tools wait for a calibration (calibrating) or cannot act
     // without one (degraded) — those states were set by the phone stack and end on their own.
-    if (this.readiness.snapshot.state === "starting") this.readiness.set("ready");
-    else await this.announce();
+    if (this.readiness.snapshot.state === "starting") {
+      if (this.originUnconfirmed) this.readiness.set("degraded", originReason(this.originUnconfirmed));
+      else this.readiness.set("ready");
+    } else await this.announce();
+  }
+
+  /**
+   * The operator confirmed the carriage at park (dashboard, API): reference there; a start that was
+   * degraded only for want of that is ready now.
+   */
+  private async confirmParked(stack: RigStack): Promise<void> {
+    await stack.motion.confirmParked();
+    const pending = this.originUnconfirmed;
+    this.originUnconfirmed = null;
+    const r = this.readiness.snapshot;
+    if (pending && r.state === "degraded" && r.reason === originReason(pending)) this.readiness.set("ready");
   }
 
   /** Ask the supervisor to restart the daemon (the wizard changed the config overlay). */
@@ -391,4 +420,9 @@ export class Daemon {
     this.lock = null;
     this.log.info("stopped");
   }
+}
+
+/** The degraded reason of a daemon whose rig waits for the operator to confirm the carriage at park. */
+function originReason(why: string): string {
+  return `motion refused until the carriage is confirmed at park: ${why}`;
 }

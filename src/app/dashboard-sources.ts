@@ -47,6 +47,8 @@ export interface DaemonDashboardParts {
   calibration?: () => DaemonCalibration | null;
   /** The rig in words for the header (`rigLabel`). */
   rigLabel?: () => string;
+  /** "Carriage at park"; default: `motion.confirmParked()`. */
+  confirmParked?: () => Promise<void>;
 }
 
 /** The dashboard on the daemon's real parts, with the MCP endpoint's access rules. */
@@ -67,6 +69,7 @@ export function createDaemonDashboard(parts: DaemonDashboardParts): Dashboard {
       estop: (reason) => motion.estop(reason),
       resetEstop: () => motion.resetEstop(),
       reference: () => motion.reference(),
+      confirmParked: parts.confirmParked ?? (() => motion.confirmParked()),
     },
     calibration: parts.bundleInUse ? async () => parts.bundleInUse?.() ?? null : bundleReader(parts.stateDir),
     ...(parts.readiness

@@ -200,7 +200,7 @@ export function motionCheck(
         if (code === "MOTION_ORIGIN_UNCONFIRMED")
           return fail(
             errorMessage(err),
-            "stop the service, move the carriage to park, then `piclaw rig reference --parked`",
+            'move the carriage to park (motors off), then `piclaw rig reference --parked` (asks the daemon if it runs) or the dashboard\'s "Carriage at park" button',
           );
         return fail(
           `back-end unreachable: ${errorMessage(err)}`,

@@ -35,6 +35,12 @@ export interface HardwareRigDeps extends RigStackDeps {
    * references (RIG_START_ABORTED), stopping what it had started, instead of moving after the stop.
    */
   signal?: AbortSignal;
+  /**
+   * The daemon's start: a GRBL rig whose origin nobody can vouch for (MOTION_ORIGIN_UNCONFIRMED) comes up
+   * unreferenced — motion refused, `originUnconfirmed` saying why — so the operator can confirm park
+   * through the running daemon (dashboard, `piclaw rig reference --parked`). Default: the start throws.
+   */
+  allowUnconfirmedOrigin?: boolean;
 }
 
 /** The GRBL driver's position record (last machine position, clean park or not) in the state dir. */
@@ -60,6 +66,8 @@ export class HardwareRigStack implements RigStack {
   private profileInstance: RigProfile | null = null;
   transport = "";
   readonly sim: SimRig | null = null;
+  /** Why the start could not reference (`allowUnconfirmedOrigin`), until the operator confirms park. */
+  originUnconfirmed: string | null = null;
 
   constructor(
     private readonly config: PiclawConfig,
@@ -82,7 +90,18 @@ export class HardwareRigStack implements RigStack {
       aborted(deps.signal);
       await motion.start();
       aborted(deps.signal);
-      await motion.reference();
+      await motion.reference().catch((err: unknown) => {
+        if (
+          !(
+            deps.allowUnconfirmedOrigin &&
+            err instanceof PiclawError &&
+            err.code === "MOTION_ORIGIN_UNCONFIRMED"
+          )
+        )
+          throw err;
+        this.originUnconfirmed = err.message;
+        deps.log.warn("motion refused until the carriage is confirmed at park", { reason: err.message });
+      });
       aborted(deps.signal);
     } catch (err) {
       if (err instanceof PiclawError && err.code === "RIG_START_ABORTED") {

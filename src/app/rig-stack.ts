@@ -25,7 +25,8 @@ export interface RigStackDeps {
 /**
  * The rig as the daemon, doctor and calibration see it, simulated or real: a started motion controller
  * over the profile's back-end, and the phone's geometry. `start()` leaves the controller referenced
- * (homed or parked origin) or throws a PiclawError naming the config key to fix; `stop()` lifts, parks
+ * (homed or parked origin) — or, for the daemon, unreferenced with `originUnconfirmed` saying why — or
+ * throws a PiclawError naming the config key to fix; `stop()` lifts, parks
  * and releases every handle, and is safe after a failed or partial start.
  */
 export interface RigStack {
@@ -41,6 +42,8 @@ export interface RigStack {
   readonly sim: SimRig | null;
   /** How the back-end reaches the gantry, for logs and `piclaw doctor` ("" before start). */
   readonly transport: string;
+  /** Set when the start left the arm unreferenced because nobody can vouch for its origin (why). */
+  readonly originUnconfirmed?: string | null;
 }
 
 /**

@@ -60,8 +60,10 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   rig: `  rig settings              compare the GRBL board's $$ settings with the rig profile (key, board, expected)
       --apply               save the board's settings to the state dir, then write the profile's
       --yes                 do not ask before writing
-  rig reference --parked    the carriage is at the park spot: reference there (after a crash or a new board)
-                            (both need the serial port: stop the daemon first)
+  rig reference --parked    the carriage is at the park spot: reference there (after a crash, an e-stop
+                            mid-move, a board reset, or a new board); while the daemon runs it asks the
+                            daemon (like the dashboard's "Carriage at park" button), else opens the port
+                            (rig settings needs the serial port: stop the daemon first)
 `,
   version: `  version                   print the version
 `,

@@ -63,6 +63,17 @@ export class MotionController {
   }
 
   /**
+   * The operator checked that the carriage is at the park spot: clear a latched e-stop (this is the fresh
+   * reference it waits for) and reference there, even where `reference()` refuses with
+   * MOTION_ORIGIN_UNCONFIRMED. Queued behind any running program, like every move.
+   */
+  async confirmParked(): Promise<void> {
+    this.resetEstop();
+    const { backend } = this;
+    await this.serialize(() => (backend.confirmParked ? backend.confirmParked() : backend.reference()));
+  }
+
+  /**
    * The back-end's status, with `positionKnown`. While not referenced (after an e-stop, alarm, reset or
    * reconnect) `position` is the last one known while referenced, never the back-end's meaningless one.
    */

@@ -59,6 +59,12 @@ export interface MotionBackend {
    * current (parked) position to be the profile's park spot — the documented parked-origin procedure.
    */
   reference(): Promise<void>;
+  /**
+   * The operator vouches that the carriage is at the park spot: reference there even where `reference()`
+   * refuses because nothing else can vouch for it (GRBL after a crash, an e-stop mid-move, an unasked
+   * board reset: MOTION_ORIGIN_UNCONFIRMED). Absent: `reference()` never doubts (homing, GPIO).
+   */
+  confirmParked?(): Promise<void>;
   /** Execute the steps in order; resolves once the machine has finished all of them (a barrier). */
   run(program: readonly MotionStep[], signal?: AbortSignal): Promise<void>;
   status(): Promise<MotionStatus>;

@@ -25,6 +25,7 @@ export const DASHBOARD_PATHS = {
   park: "/dashboard/park",
   estop: "/dashboard/estop",
   estopReset: "/dashboard/estop-reset",
+  confirmParked: "/dashboard/confirm-parked",
   calibrate: "/dashboard/calibrate",
 } as const;
 
@@ -43,7 +44,8 @@ type Action = (who: string, signal: AbortSignal) => Promise<Record<string, unkno
 
 /**
  * The daemon's own web page: a live annotated view of the phone, the arm, its owner and queue, the
- * calibration, jobs and recent sessions, with Peek, Park, E-stop and E-stop reset. The page polls
+ * calibration, jobs and recent sessions, with Peek, Park, E-stop, E-stop reset and "Carriage at park"
+ * (the operator's confirmation that re-references a rig that cannot vouch for its origin). The page polls
  * `status.json` (see `DashboardStatus`) and fetches the JPEG when the frame id changes. Moves go
  * through the PhoneOwner like every other caller; looking never takes the arm.
  */
@@ -216,6 +218,12 @@ export class Dashboard {
             await sources.arm.reference();
           });
           return { message: "e-stop reset; the arm is referenced again" };
+        };
+      case DASHBOARD_PATHS.confirmParked:
+        // The page asked "the carriage is at the park spot — I checked" before posting this.
+        return async (who, signal) => {
+          await underLease(who, "confirm parked", signal, () => sources.arm.confirmParked());
+          return { message: "confirmed at the park spot; the arm is referenced and may move" };
         };
       case DASHBOARD_PATHS.calibrate:
         // Runs in the daemon in the background (a minute or more); the page follows it in the readiness.

@@ -100,6 +100,11 @@ export interface DashboardArm {
   /** Clear a latched e-stop (then `reference()`, called under a lease). */
   resetEstop(): void;
   reference(): Promise<void>;
+  /**
+   * The operator checked that the carriage is at the park spot: clear a latched e-stop and reference
+   * there even when the driver cannot vouch for it (called only under a lease).
+   */
+  confirmParked(): Promise<void>;
 }
 
 /** One agent session as the dashboard lists it (from `<stateDir>/sessions/<id>/summary.json`). */

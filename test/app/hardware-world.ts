@@ -81,7 +81,14 @@ export function captureLog(lines: string[]): Logger {
   });
 }
 
-export async function startHardwareDaemon(extra: Record<string, unknown> = {}): Promise<HardwareDaemon> {
+/**
+ * `extra`: config sections for the daemon. `seedRecord: false` starts without the position record an
+ * owner's `piclaw rig reference --parked` leaves (a first start, or after a crash).
+ */
+export async function startHardwareDaemon(
+  extra: Record<string, unknown> = {},
+  options: { seedRecord?: boolean } = {},
+): Promise<HardwareDaemon> {
   const stateDir = mkdtempSync(join(tmpdir(), "piclaw-hw-"));
   const logLines: string[] = [];
   const log = captureLog(logLines);
@@ -102,7 +109,7 @@ export async function startHardwareDaemon(extra: Record<string, unknown> = {}): 
       eeprom: eepromConfiguredFor(world.profile), // a board its owner configured
     });
     cleanups.push(() => link.stop());
-    seedParkedRecord(stateDir, world.profile); // and confirmed the carriage at park
+    if (options.seedRecord !== false) seedParkedRecord(stateDir, world.profile); // and confirmed park
     const control = new SimControlServer(world, worldLog);
     const socket = await control.start(join(stateDir, "world.sock"));
     cleanups.push(() => control.stop());

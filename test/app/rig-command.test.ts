@@ -2,10 +2,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { writeCliToken } from "../../src/app/agent-api.js";
 import { rigCommand } from "../../src/app/commands/rig.js";
 import { grblBackendFor } from "../../src/app/hardware-rig-stack.js";
 import type { GrblBackend } from "../../src/rig/grbl/backend.js";
+import type { RigProfile } from "../../src/rig/profile.js";
 import { GrblEeprom } from "../../src/sim/gantry/grbl-eeprom.js";
+import { fluidncBoardFor } from "../../src/sim/gantry/grbl-fluidnc.js";
 import { startSimGrblLink } from "../../src/sim/gantry/grbl-link.js";
 import { SimRig } from "../../src/sim/rig.js";
 import { systemClock } from "../../src/util/clock.js";
@@ -21,7 +24,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c().catch(() => undefined);
 });
 
-async function factoryBoard() {
+async function factoryBoard(board?: (profile: RigProfile) => GrblEeprom) {
   const stateDir = mkdtempSync(join(tmpdir(), "piclaw-rigcmd-"));
   const log = captureLog([]);
   const world = SimRig.fromConfig(worldConfig(stateDir), { clock: systemClock, log, cwd: process.cwd() });
@@ -30,7 +33,7 @@ async function factoryBoard() {
     gantry: world.gantry,
     profile: world.profile,
     log,
-    eeprom: new GrblEeprom({ coreXY: world.profile.kinematics === "corexy" }),
+    eeprom: board?.(world.profile) ?? new GrblEeprom({ coreXY: world.profile.kinematics === "corexy" }),
   });
   cleanups.push(async () => {
     await link.stop();
@@ -45,7 +48,7 @@ async function factoryBoard() {
       log,
       write: (t) => out.push(t),
       confirm,
-      daemonRunning: async () => false,
+      daemonPid: () => null,
       now: () => new Date("2026-11-25T10:00:00Z"),
     });
   /** The daemon's back-end, as `HardwareRigStack` makes it. */
@@ -104,6 +107,18 @@ describe("piclaw rig", () => {
     expect(Math.hypot(at.xMm - target.xMm, at.yMm - target.yMm)).toBeLessThan(0.1);
   }, 60_000);
 
+  it("FluidNC: shows the diff with config.yaml keys and what is not checked; --apply writes nothing", async () => {
+    const w = await factoryBoard((p) => fluidncBoardFor(p).seed([[110, 500]]));
+    expect(await w.run("settings", { apply: true, yes: true })).toBe(1);
+    const text = w.out.join("");
+    expect(text).toMatch(/\$110\s+500\s+\d+/);
+    expect(text).toContain("axes/x/max_rate_mm_per_min");
+    expect(text).toContain("not checked here");
+    expect(text).toContain("$31");
+    expect(text).toContain("nothing written");
+    expect(w.link.sim.stats.lines.filter((l) => /^\$\d+=/.test(l))).toEqual([]);
+  }, 30_000);
+
   it("refuses while the daemon holds the port, and reference needs --parked", async () => {
     const w = await factoryBoard();
     await expect(w.run("reference", {})).rejects.toMatchObject({ code: "USAGE" });
@@ -112,7 +127,7 @@ describe("piclaw rig", () => {
       rigCommand("settings", {}, loaded, {
         log: captureLog([]),
         write: () => {},
-        daemonRunning: async () => false,
+        daemonPid: () => null,
       }),
     ).rejects.toMatchObject({ code: "USAGE" });
     const out: string[] = [];
@@ -121,9 +136,45 @@ describe("piclaw rig", () => {
       "settings",
       {},
       { config: hw, path: null, stateDir: w.stateDir },
-      { log: captureLog([]), write: (t) => out.push(t), daemonRunning: async () => true },
+      { log: captureLog([]), write: (t) => out.push(t), daemonPid: () => 4242 },
     );
     expect(code).toBe(1);
-    expect(out.join("")).toContain("daemon is running");
+    expect(out.join("")).toContain("is running and holds the serial port");
+  }, 30_000);
+
+  it("reference --parked asks a running daemon (CLI token as bearer); its refusals and silence say what to do", async () => {
+    const w = await factoryBoard();
+    const hw = worldConfig(w.stateDir, { rig: { backend: "hardware", serialPath: w.link.devicePath } });
+    const loaded = { config: hw, path: null, stateDir: w.stateDir };
+    writeCliToken(w.stateDir);
+    const asked: { url: string; auth: string | null }[] = [];
+    const answer = (status: number, body: unknown): typeof fetch =>
+      (async (url: string | URL | Request, init?: RequestInit) => {
+        asked.push({ url: String(url), auth: new Headers(init?.headers).get("authorization") });
+        return new Response(JSON.stringify(body), { status });
+      }) as typeof fetch;
+    const out: string[] = [];
+    const deps = (fetch: typeof globalThis.fetch) => ({
+      log: captureLog([]),
+      write: (t: string) => out.push(t),
+      daemonPid: () => 4242,
+      fetch,
+    });
+    const ok = answer(200, { ok: true, message: "referenced at the park spot; the arm may move" });
+    expect(await rigCommand("reference", { parked: true }, loaded, deps(ok))).toBe(0);
+    expect(asked[0]?.url).toMatch(/\/api\/rig\/reference-parked$/);
+    expect(asked[0]?.auth).toMatch(/^Bearer \S{20,}/);
+    expect(out.join("")).toContain("PID 4242");
+    const busy = answer(409, { error: "the arm is busy", code: "OWNER_WAIT_LIMIT" });
+    await expect(rigCommand("reference", { parked: true }, loaded, deps(busy))).rejects.toMatchObject({
+      code: "OWNER_WAIT_LIMIT",
+    });
+    const silent = (async () => {
+      throw new Error("ECONNREFUSED");
+    }) as typeof fetch;
+    const err = await rejection(rigCommand("reference", { parked: true }, loaded, deps(silent)));
+    expect(err.code).toBe("DAEMON_UNREACHABLE");
+    expect(err.message).toContain("sudo systemctl stop piclaw");
+    expect(w.link.sim.stats.lines).toEqual([]); // the port the daemon holds was never opened
   }, 30_000);
 });

@@ -163,6 +163,23 @@ describe("dashboard on a loopback bind", () => {
     ]);
   });
 
+  it("'Carriage at park' confirms under a lease (it also clears a latched e-stop)", async () => {
+    started = await startFakeDashboard();
+    const { url, owner, arm } = started;
+    expect((await action(url, "/dashboard/estop")).status).toBe(200);
+    const lease = await owner.acquire({ priority: "remote", label: "mcp:laptop" });
+    const confirming = action(url, "/dashboard/confirm-parked");
+    await expect.poll(async () => (await status(url)).owner.waiting.length).toBe(1);
+    expect(arm.calls.map((c) => c.call)).toEqual(["estop"]); // waits for the holder
+    lease.release();
+    const reply = await confirming;
+    expect(reply.status).toBe(200);
+    expect(JSON.parse(reply.text).message).toContain("confirmed at the park spot");
+    expect(arm.calls.slice(1)).toEqual([{ call: "confirmParked", heldBy: "dashboard:confirm parked" }]);
+    expect((await status(url)).arm.estopLatched).toBe(false);
+    expect((await raw(url, "/dashboard/confirm-parked", { method: "POST" })).status).toBe(403);
+  });
+
   it("refuses actions without the page's header or from another origin, and GET on actions", async () => {
     started = await startFakeDashboard();
     const { url, arm } = started;

@@ -51,6 +51,10 @@ export class FakeArm implements DashboardArm {
   async reference(): Promise<void> {
     this.record("reference");
   }
+  async confirmParked(): Promise<void> {
+    this.record("confirmParked");
+    this.estopLatched = false;
+  }
   private record(call: string): void {
     this.calls.push({ call, heldBy: this.owner.heldBy });
   }

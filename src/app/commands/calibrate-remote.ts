@@ -1,8 +1,7 @@
-import { readFileSync } from "node:fs";
 import { jsonLines } from "../../http/json-lines.js";
 import { localBaseUrl } from "../../http/server.js";
 import { errorMessage, PiclawError } from "../../util/errors.js";
-import { cliTokenPath } from "../agent-api.js";
+import { readCliToken } from "../agent-api.js";
 import { CALIBRATE_API_PATH } from "../calibration-api.js";
 import type { LoadedConfig } from "../config/load.js";
 
@@ -29,7 +28,7 @@ export async function calibrateThroughDaemon(
   const base = localBaseUrl(loaded.config.server.host, loaded.config.server.port);
   const url = `${base}${CALIBRATE_API_PATH}`;
   const headers: Record<string, string> = { "content-type": "application/json" };
-  const token = cliToken(loaded.stateDir);
+  const token = readCliToken(loaded.stateDir);
   if (token) headers.authorization = `Bearer ${token}`;
   const body = JSON.stringify({ check, ...(deps.seed !== undefined ? { seed: deps.seed } : {}) });
   deps.write(`the PiClaw daemon (PID ${pid}) runs on this state directory: it calibrates (${base})\n`);
@@ -61,12 +60,4 @@ export async function calibrateThroughDaemon(
       `the daemon (PID ${pid}) ended the calibration without a verdict`,
     );
   return passed ? 0 : 1;
-}
-
-function cliToken(stateDir: string): string | null {
-  try {
-    return readFileSync(cliTokenPath(stateDir), "utf8").trim() || null;
-  } catch {
-    return null;
-  }
 }

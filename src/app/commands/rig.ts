@@ -9,6 +9,8 @@ import { writeFileAtomic } from "../../util/atomic-file.js";
 import { PiclawError } from "../../util/errors.js";
 import type { LoadedConfig } from "../config/load.js";
 import { grblBackendFor } from "../hardware-rig-stack.js";
+import { daemonLockPath, InstanceLock } from "../instance-lock.js";
+import { referenceParkedThroughDaemon } from "./rig-remote.js";
 
 export interface RigCommandDeps {
   log: Logger;
@@ -16,8 +18,13 @@ export interface RigCommandDeps {
   write: (text: string) => void;
   /** Ask the operator a yes/no question (default: a prompt on the terminal; anything but y/yes is no). */
   confirm?: (question: string) => Promise<boolean>;
-  /** Whether the daemon is running (it then holds the serial port). */
-  daemonRunning: () => Promise<boolean>;
+  /**
+   * The PID of a daemon running on the state directory (it then holds the serial port), or null;
+   * default: its lock file's live holder.
+   */
+  daemonPid?: () => number | null;
+  /** HTTP client for the daemon's API (tests). */
+  fetch?: typeof fetch;
   /** Time of the settings backup's name (default: now). */
   now?: () => Date;
 }
@@ -48,7 +55,8 @@ export function formatMismatches(mismatches: readonly SettingMismatch[]): string
 
 /**
  * `piclaw rig settings [--apply] [--yes]` and `piclaw rig reference --parked`, on a real GRBL board
- * (`rig.backend: hardware`). Both need the serial port, which a running daemon holds: they refuse then.
+ * (`rig.backend: hardware`). Both need the serial port, which a running daemon holds: then `reference`
+ * asks the daemon to do it (rig-remote.ts) and `settings` refuses.
  * `settings` prints the diff; `--apply` first saves the board's current `$$` to
  * `<stateDir>/grbl-settings-backup-<time>.txt`, asks unless `--yes`, writes the profile's values and
  * shows the diff again (exit 1 while anything still differs, e.g. a build option that needs a reflash).
@@ -77,9 +85,16 @@ export async function rigCommand(
       "USAGE",
       `rig.profile: profile ${profile.name} has no GRBL board (backend: ${profile.backend})`,
     );
-  if (await deps.daemonRunning()) {
+  const daemonPid = (deps.daemonPid ?? (() => new InstanceLock(daemonLockPath(stateDir)).liveHolder()))();
+  if (daemonPid !== null && sub === "reference")
+    return referenceParkedThroughDaemon(loaded, daemonPid, {
+      write: deps.write,
+      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    });
+  if (daemonPid !== null) {
     deps.write(
-      "the piclaw daemon is running and holds the serial port: stop it first (sudo systemctl stop piclaw)\n",
+      `the piclaw daemon (PID ${daemonPid}) is running and holds the serial port: stop it first ` +
+        "(sudo systemctl stop piclaw), then run piclaw rig settings again\n",
     );
     return 1;
   }
@@ -125,11 +140,13 @@ async function settings(
   deps: RigCommandDeps,
 ): Promise<number> {
   const facts = backend.boardFacts() as BoardFacts;
-  if (facts.fluidnc) {
-    deps.write(`FluidNC: these checks do not apply:\n${facts.notApplicable.map((n) => `  ${n}\n`).join("")}`);
-    return 0;
-  }
   deps.write(formatMismatches(facts.mismatches));
+  if (facts.notApplicable.length)
+    deps.write(`not checked here:\n${facts.notApplicable.map((n) => `  ${n}\n`).join("")}`);
+  if (facts.fluidnc && flags.apply && facts.mismatches.length) {
+    deps.write("FluidNC: nothing written — its numbered settings are read-only; fix config.yaml as listed\n");
+    return 1;
+  }
   if (!facts.mismatches.length || !flags.apply) return facts.mismatches.length ? 1 : 0;
   const lines = settingsToApply(profile, facts.mismatches);
   const backup = backupBoardSettings(facts, stateDir, deps.now?.() ?? new Date());

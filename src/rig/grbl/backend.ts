@@ -96,9 +96,8 @@ export class GrblBackend implements MotionBackend {
 
   /**
    * Lift, park when it is safe, close the port — within `stopBudgetMs` (< 2 s) in every state. Moving or
-   * held: feed hold + reset instead of parking (the position is then not vouched for). In an alarm:
-   * nothing is sent but the close (GRBL already cut the spindle). Returns what it could not do (also
-   * logged, and kept in `notDone`); an empty list means it lifted, parked and closed.
+   * held: feed hold + reset instead of parking. In an alarm: only the close (GRBL cut the spindle). What
+   * it could not do is logged and kept in `notDone` (empty: it lifted, parked and closed).
    */
   async stop(): Promise<void> {
     const deadline = Date.now() + this.timings.stopBudgetMs;
@@ -146,10 +145,9 @@ export class GrblBackend implements MotionBackend {
   }
 
   /**
-   * Establish the origin. Recovers from an alarm first (after ALARM:1/2: wait out the window in which
-   * GRBL ignores resets, then reset until the banner). Refuses a board whose settings differ from the
-   * profile. Sends `G21 G90 G94` before any G92, so a startup block selecting inches cannot scale it.
-   * A parked-origin rig after an e-stop or alarm restores its origin from a kept MPos, or throws
+   * Establish the origin, after recovering from an alarm (recovery.ts). Refuses a board whose settings
+   * differ from the profile. `G21 G90 G94` go before any G92 (a `$N0=G20` cannot scale it). A parked-origin
+   * rig after an e-stop, alarm or board reset restores its origin from a kept MPos or throws
    * MOTION_ORIGIN_UNCONFIRMED until `confirmParked()` (origin-watch.ts); on start, the position record.
    */
   async reference(): Promise<void> {
@@ -167,7 +165,6 @@ export class GrblBackend implements MotionBackend {
     const bed = await establishOrigin(s, profile, t, at);
     this.originTrusted = true;
     this.referenced = true;
-    this.alarm = null;
     this.watch.referenced(bed, (await s.status(t.replyTimeoutMs)).mpos);
     this.options.log.info("referenced", {
       homing: profile.homing.endstops,
@@ -176,8 +173,8 @@ export class GrblBackend implements MotionBackend {
   }
 
   /**
-   * The operator confirmed that the carriage is at park (`piclaw rig reference --parked`): reference
-   * there whatever the position record says, and record it as cleanly parked.
+   * The operator confirmed that the carriage is at park (`piclaw rig reference --parked`, the dashboard):
+   * reference there whatever the position record or an unasked reset says; record it as cleanly parked.
    */
   async confirmParked(): Promise<void> {
     this.originTrusted = true;
@@ -312,10 +309,8 @@ export class GrblBackend implements MotionBackend {
       link,
       {
         onAlarm: (code) => this.onAlarm(s, code),
-        onBanner: (line) => this.onBanner(s, line.text, line.fluidnc),
-        onStatus: (report) => {
-          if (this.ours(s)) this.onStatus(report);
-        },
+        onBanner: (line, solicited) => this.onBanner(s, line.text, line.fluidnc, solicited),
+        onStatus: (report) => this.ours(s) && this.onStatus(report),
         onClose: (err) => this.onClose(s, err),
       },
       log.child("grbl"),
@@ -354,8 +349,13 @@ export class GrblBackend implements MotionBackend {
     this.forget(s, grblAlarm(code));
   }
 
-  private onBanner(s: GrblSession, text: string, fluidnc: boolean): void {
+  private onBanner(s: GrblSession, text: string, fluidnc: boolean, solicited: boolean): void {
     if (!this.ours(s)) return;
+    // A banner unasked on a connected board: it reset by itself (OriginWatch.boardReset says why it matters).
+    if (!solicited && s === this.session) {
+      this.watch.boardReset();
+      this.options.log.warn("GRBL board reset on its own: origin lost until confirmed", { banner: text });
+    }
     // A reset ends a critical alarm's silence; GRBL comes back locked (an alarm lock, not critical).
     if (this.alarm?.critical) this.alarm = { ...this.alarm, critical: false };
     this.fluidnc = fluidnc;

@@ -1,5 +1,6 @@
 import type { Logger } from "../../log/logger.js";
 import type { RigProfile } from "../profile.js";
+import { compareFluidncSettings, fluidncNotApplicable } from "./fluidnc-settings.js";
 import type { GrblStatusReport } from "./protocol.js";
 import type { GrblSession } from "./session.js";
 import {
@@ -15,11 +16,11 @@ import type { GrblTimings } from "./timings.js";
 export interface BoardFacts {
   fluidnc: boolean;
   build: GrblBuildInfo;
-  /** `$$` as read (empty on FluidNC, which keeps its configuration in config.yaml). */
+  /** `$$` as read (on FluidNC: its read-only numbered views of config.yaml). */
   settings: Map<number, number>;
   /** Where the board differs from the profile; empty when it fits (or the check does not apply). */
   mismatches: SettingMismatch[];
-  /** Checks that do not apply to this board, each with why (FluidNC). */
+  /** Checks that do not apply to this board (FluidNC), or that it could not answer, each with why. */
   notApplicable: string[];
   /** `$N0`/`$N1` startup blocks that GRBL runs after every reset (non-empty ones). */
   startupBlocks: string[];
@@ -33,8 +34,9 @@ export interface BoardFacts {
 
 /**
  * Read what the board is: `$I` (build options: CoreXY, variable spindle), `$$` and `$N` on GRBL, and one
- * status report; compare the settings with the profile. FluidNC answers `$I` but its settings live in
- * config.yaml (its `$$` names keys, not GRBL numbers), so the numeric checks are reported as not applying.
+ * status report; compare the settings with the profile. On FluidNC `$$` lists read-only views of its
+ * config.yaml: those are compared, and what FluidNC cannot tell ($31, build options) is listed in
+ * `notApplicable` instead of being refused.
  */
 export async function readBoard(
   s: GrblSession,
@@ -49,11 +51,11 @@ export async function readBoard(
   const notApplicable: string[] = [];
   let startupBlocks: string[] = [];
   if (fluidnc) {
-    notApplicable.push(
-      "$$ settings ($100/101 $110/111 $120/121 $130/131 $30/31/32 $20/21/22 $10): FluidNC keeps steps/mm, " +
-        "rates, travel, spindle and limits in its config.yaml — check them there against the profile",
-      "$I CoreXY build option: FluidNC chooses kinematics in config.yaml (kinematics: CoreXY)",
-    );
+    // FluidNC's `$$` lists read-only numbered views of its config.yaml (fluidnc-settings.ts).
+    settings = parseSettings(await s.command("$$", timeoutMs));
+    const checked = compareFluidncSettings(profile, settings);
+    mismatches = checked.mismatches;
+    notApplicable.push(...fluidncNotApplicable(profile), ...checked.unchecked);
   } else {
     settings = parseSettings(await s.command("$$", timeoutMs));
     mismatches = compareSettings(profile, settings, build);

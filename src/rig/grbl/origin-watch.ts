@@ -35,6 +35,17 @@ export class OriginWatch {
     if (!this.doubts.includes(why)) this.doubts.push(why);
   }
 
+  /**
+   * The board reset on its own (its banner came unasked: reset button, USB brown-out): GRBL's MPos
+   * restarted from 0,0 wherever the carriage was, possibly mid-move with steps lost, so no kept MPos can
+   * vouch for it — only the operator (or homing). The next `check` throws until `confirmed()`.
+   */
+  boardReset(): void {
+    this.lost("the board reset on its own (its banner came unasked: reset button or power dip)");
+    this.lastMpos = null;
+    this.offset = null;
+  }
+
   /** The carriage was seen at rest at `mpos` with a trusted origin. */
   seenAtRest(mpos: Xyz | undefined): void {
     if (mpos && !this.doubts.length) this.lastMpos = { x: mpos.x, y: mpos.y };

@@ -106,8 +106,9 @@ export function originUnconfirmedError(profile: RigProfile, reasons: readonly st
   return new PiclawError(
     "MOTION_ORIGIN_UNCONFIRMED",
     `where the carriage is cannot be vouched for (${reasons.join("; ")}): motion refused. Move the carriage ` +
-      `to park (${park.xMm}, ${park.yMm} mm) with the board's motors off, then run ` +
-      "`piclaw rig reference --parked` (or give the rig endstops and homing)",
+      `to park (${park.xMm}, ${park.yMm} mm) with the board's motors off, then confirm it there: ` +
+      '`piclaw rig reference --parked`, or the dashboard\'s "Carriage at park" button while the daemon runs ' +
+      "(or give the rig endstops and homing)",
     { reasons: [...reasons] },
   );
 }

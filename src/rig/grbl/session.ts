@@ -7,8 +7,12 @@ import { CharCountingStreamer } from "./streamer.js";
 /** What a session reports to its owner (the back-end). */
 export interface GrblSessionEvents {
   onAlarm(code: number): void;
-  /** The board printed its banner: it (re)started and forgot its buffers, offsets and modal state. */
-  onBanner(line: Extract<GrblLine, { kind: "banner" }>): void;
+  /**
+   * The board printed its banner: it (re)started and forgot its buffers, offsets and modal state.
+   * `solicited`: our own soft reset (0x18) asked for it; false: the board reset on its own (its reset
+   * button, a USB brown-out, a watchdog) — or it is the power-on banner of a freshly opened port.
+   */
+  onBanner(line: Extract<GrblLine, { kind: "banner" }>, solicited: boolean): void;
   onStatus(report: GrblStatusReport): void;
   /** The port closed (unplugged, write failure, or our own close). Called once. */
   onClose(err?: Error): void;
@@ -170,10 +174,12 @@ export class GrblSession {
       case "alarm":
         this.events.onAlarm(line.code);
         break;
-      case "banner":
+      case "banner": {
+        const solicited = this.resetting;
         this.resetting = false;
-        this.events.onBanner(line);
+        this.events.onBanner(line, solicited);
         break;
+      }
       case "status":
         this.events.onStatus(line.report);
         break;

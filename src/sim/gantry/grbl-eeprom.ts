@@ -57,6 +57,8 @@ const FACTORY: readonly (readonly [number, number])[] = [
 export interface GrblBuild {
   /** `#define COREXY`: `$I` says `C`. Off in the stock build. */
   coreXY: boolean;
+  /** The board runs FluidNC, not GRBL 1.1h: its banner, `$I` and `$$` (grbl-fluidnc.ts). */
+  fluidnc?: boolean;
 }
 
 /** One board's non-volatile memory. Shared by the simulator across resets and re-plugs (power cycles). */

@@ -1,4 +1,7 @@
+import type { BedPoint } from "../../rig/motion.js";
+import { trapezoid } from "../../rig/speed-law.js";
 import { eepromCommand } from "./grbl-eeprom.js";
+import { FLUIDNC_SIM_BANNER, FLUIDNC_SIM_CHATTER, fluidncCommand } from "./grbl-fluidnc.js";
 import { LINE_MAX, parseGcode } from "./grbl-gcode.js";
 import { GrblMachine, type Reply } from "./grbl-machine.js";
 import { PLANNER_BLOCKS, SimPlanner } from "./grbl-planner.js";
@@ -106,7 +109,10 @@ export class GrblSim extends GrblMachine {
   private banner(afterReset = false): void {
     if (afterReset) this.send("ok");
     this.send("");
-    this.send(GRBL_SIM_BANNER);
+    if (this.eeprom.build.fluidnc) {
+      this.send(FLUIDNC_SIM_BANNER);
+      this.send(FLUIDNC_SIM_CHATTER);
+    } else this.send(GRBL_SIM_BANNER);
     if (this.alarmLock) {
       this.send("[MSG:'$H'|'$X' to unlock]");
       return;
@@ -176,7 +182,8 @@ export class GrblSim extends GrblMachine {
 
   private async system(line: string): Promise<Reply> {
     const cmd = line.toUpperCase().replace(/\s+/g, "");
-    const info = eepromCommand(cmd, this.eeprom, this.planner.busy(this.now()));
+    const fluidnc = this.eeprom.build.fluidnc ? fluidncCommand(cmd, this.eeprom) : null;
+    const info = fluidnc ?? eepromCommand(cmd, this.eeprom, this.planner.busy(this.now()));
     if (info) {
       for (const l of info.lines) this.send(l);
       this.applySettings();
@@ -246,6 +253,35 @@ export class GrblSim extends GrblMachine {
       this.alarmLock = true;
     }
     this.banner(true);
+  }
+
+  /**
+   * The board resets by itself — its reset button, a USB brown-out, the bootloader's DTR reset — with
+   * no 0x18 from the host. Unlike a soft reset the MCU restarts (main.c): the steppers stop dead where
+   * they are (steps in flight are lost), MPos restarts at 0,0 wherever the carriage is, and no stray
+   * `ok` precedes the banner; the startup blocks run (or the homing lock holds) as at power-on.
+   */
+  pressReset(): void {
+    const now = this.now();
+    this.planner.halt();
+    this.options.gantry.setStylus(false, now);
+    this.clearState(now);
+    this.k = this.options.gantry.positionAt(now);
+    this.gcPos = { xMm: 0, yMm: 0 };
+    this.alarmLock = this.settings.get(22) === 1;
+    this.banner();
+  }
+
+  /**
+   * The operator pushes the carriage to `to` (bed mm) with the motors off, at hand speed. GRBL counts
+   * steps, it has no encoder: its MPos does not change. Returns when the push will end (gantry ms).
+   */
+  moveByHand(to: BedPoint): number {
+    const from = this.options.gantry.positionAt();
+    const end = this.options.gantry.move(to, (d) => trapezoid(d, 50, 500));
+    const there = this.options.gantry.positionAt(end);
+    this.k = { xMm: this.k.xMm + there.xMm - from.xMm, yMm: this.k.yMm + there.yMm - from.yMm };
+    return end;
   }
 
   /** What any GRBL reset clears: waiting lines, buffers, planner, spindle, modal state, G92. */
