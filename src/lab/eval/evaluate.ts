@@ -46,9 +46,11 @@ export function scoreScreen(
   const { scenario, elements } = capture;
   const textTruths = readableTexts(elements);
   const iconTruths = elements.filter((e) => e.kind === "icon");
+  // Every row that reads text counts for text, boxed where its label was read (an app's name under its
+  // icon, a key's glyph, the status bar's time); inferred keys carry no `labelBox` and read nothing.
   const lines: TextLine[] = view.entries
-    .filter((e) => e.kind === "text")
-    .map((e) => ({ text: e.label, box: e.box, conf: e.conf }));
+    .filter((e) => e.kind === "text" || (e.label !== "" && e.labelBox))
+    .map((e) => ({ text: e.label, box: e.kind === "text" ? e.box : (e.labelBox ?? e.box), conf: e.conf }));
   const text = matchTextLines(textTruths, lines);
   const missed: string[] = [];
   let textFound = 0;
@@ -68,7 +70,7 @@ export function scoreScreen(
     if (m.iou >= MIN_IOU) textFound++;
     else missed.push(`text ${m.truth.id} "${m.truth.label}" (got "${m.text}", IoU ${m.iou.toFixed(2)})`);
   }
-  const icons = view.entries.filter((e) => e.kind === "icon");
+  const icons = view.entries.filter((e) => e.kind === "icon" || e.kind === "app" || e.kind === "button");
   const usedIcons = new Set<ListingEntry>();
   let iconFound = 0;
   for (const t of iconTruths) {
