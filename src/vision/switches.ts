@@ -79,6 +79,7 @@ const diff = (a: readonly number[], b: readonly number[]): number =>
     Math.abs((a[1] ?? 0) - (b[1] ?? 0)),
     Math.abs((a[2] ?? 0) - (b[2] ?? 0)),
   );
+const brightness = (c: readonly number[]): number => ((c[0] ?? 0) + (c[1] ?? 0) + (c[2] ?? 0)) / 3;
 const isKnob = (c: readonly number[]): boolean => Math.min(c[0] ?? 0, c[1] ?? 0, c[2] ?? 0) >= KNOB_MIN;
 
 interface Run {
@@ -138,48 +139,71 @@ function verticalExtent(
 
 /** Knob and track sizes in grid cells (≈ points), with tolerance for 375–430 pt screens and blur. */
 const KNOB = { min: 20, max: 32 };
+/** The knob's diameter (27 pt). */
+const KNOB_SIZE = 27;
 const LONG_TRACK = { min: 12, max: 28 };
 const TRACK_HEIGHT = { min: 22, max: 38 };
 const SWITCH_WIDTH = { min: 40, max: 62 };
 
-function candidateAt(
-  g: Grid,
-  y: number,
-  rs: readonly Run[],
-  k: number,
-): { box: [number, number, number, number]; on: boolean } | null {
-  const knob = rs[k];
-  if (!knob || !isKnob(knob.colour)) return null;
-  const kw = knob.x1 - knob.x0;
-  if (kw < KNOB.min || kw > KNOB.max) return null;
+interface Candidate {
+  box: [number, number, number, number];
+  on: boolean;
+  /** The knob was cut out of a white run that merged with the background (a weaker reading). */
+  merged: boolean;
+}
+
+function candidateAt(g: Grid, y: number, rs: readonly Run[], k: number): Candidate | null {
+  const run = rs[k];
+  if (!run || !isKnob(run.colour)) return null;
+  const rw = run.x1 - run.x0;
+  if (rw < KNOB.min) return null;
   for (const side of [-1, 1] as const) {
     // The long stretch of track is on the side away from the knob's end of the capsule.
     const trackIdx = k + side;
     const track = rs[trackIdx];
-    if (!track || isKnob(track.colour) || diff(track.colour, knob.colour) < 20) continue;
+    // The knob is the brighter: the off track (#E9E9EA) is pale too, but darker than the white knob.
+    if (
+      !track ||
+      brightness(track.colour) > brightness(run.colour) - 12 ||
+      diff(track.colour, run.colour) < 20
+    )
+      continue;
     const tw = track.x1 - track.x0;
     if (tw < LONG_TRACK.min || tw > LONG_TRACK.max) continue;
     // Beyond the long track: background, not more of the track colour.
     const beyond = rs[trackIdx + side];
     if (beyond && diff(beyond.colour, track.colour) <= SAME) continue;
+    // A white knob with no visible rim on a white cell runs on into the background: its own part is the
+    // knob's width next to the track.
+    const knob =
+      rw <= KNOB.max
+        ? run
+        : side === 1
+          ? { ...run, x0: run.x1 - KNOB_SIZE }
+          : { ...run, x1: run.x0 + KNOB_SIZE };
     // On the knob's other side a sliver of track (≤ 6 cells, often dropped as an edge), then background.
     const near = rs[k - side];
     let nearEdge = side === 1 ? knob.x0 - 2 : knob.x1 + 2;
-    if (near && near.x1 - near.x0 <= 6 && diff(near.colour, track.colour) <= 2 * SAME)
+    if (rw <= KNOB.max && near && near.x1 - near.x0 <= 6 && diff(near.colour, track.colour) <= 2 * SAME)
       nearEdge = side === 1 ? near.x0 : near.x1;
     const x0 = side === 1 ? nearEdge : track.x0;
     const x1 = side === 1 ? track.x1 : nearEdge;
     if (x1 - x0 < SWITCH_WIDTH.min || x1 - x0 > SWITCH_WIDTH.max) continue;
-    // The track is a capsule ~31 pt tall, centred on this row; the knob ~27 pt tall.
+    // The track is a capsule ~31 pt tall, centred on this row …
     const tx = Math.floor((track.x0 + track.x1) / 2);
     const [t0, t1] = verticalExtent(g, tx, y, track.colour, TRACK_HEIGHT.max);
     if (t1 - t0 < TRACK_HEIGHT.min || t1 - t0 >= TRACK_HEIGHT.max) continue;
     if (Math.abs((t0 + t1) / 2 - y) > 4) continue;
+    // … with a rounded end: near its outer end the track is much lower than in its middle (a grey
+    // rectangle beside a white one is not a switch).
+    const endX = side === 1 ? track.x1 - 3 : track.x0 + 2;
+    const [e0, e1] = verticalExtent(g, endX, y, track.colour, TRACK_HEIGHT.max);
+    if (e1 - e0 > 0.8 * (t1 - t0)) continue;
+    // The knob ~27 pt tall (only a lower bound: a white knob on a white cell runs on into the cell).
     const kx = Math.floor((knob.x0 + knob.x1) / 2);
-    // (Only a lower bound: a white knob on a white cell runs on into the cell's background.)
     const [k0, k1] = verticalExtent(g, kx, y, knob.colour, KNOB.max);
     if (k1 - k0 < KNOB.min - 4) continue;
-    return { box: [x0, t0, x1, t1], on: side === -1 };
+    return { box: [x0, t0, x1, t1], on: side === -1, merged: rw > KNOB.max };
   }
   return null;
 }
@@ -188,17 +212,19 @@ function candidateAt(
 export function findSwitches(image: RgbImage): FoundSwitch[] {
   if (image.width < 100 || image.height < 100) return [];
   const g = sampleGrid(image);
-  const found: { box: [number, number, number, number]; on: boolean }[] = [];
+  const found: Candidate[] = [];
   for (let y = 10; y < g.h - 10; y++) {
     const rs = runs(g, y);
     for (let k = 0; k < rs.length; k++) {
       const c = candidateAt(g, y, rs, k);
       if (!c) continue;
-      // Several rows through one switch match: keep the first, widened to what the others saw.
-      const twin = found.find(
+      // Several rows through one switch match: keep the first, unless a reading with a knob of its own
+      // comes after one cut out of a merged run.
+      const twin = found.findIndex(
         (f) => f.box[0] < c.box[2] && c.box[0] < f.box[2] && f.box[1] < c.box[3] && c.box[1] < f.box[3],
       );
-      if (!twin) found.push(c);
+      if (twin < 0) found.push(c);
+      else if (found[twin]?.merged && !c.merged) found[twin] = c;
     }
   }
   return found.map((f) => ({

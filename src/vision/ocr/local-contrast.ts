@@ -11,7 +11,10 @@ import type { PixelBox } from "./detect.js";
  *
  *   g   = min(R, G, B)       — added light clips the other channels first, so the smallest one keeps
  *                              what contrast is left; coloured text on a light background is darkest
- *                              there too;
+ *                              there too; but where the pixel is strongly coloured, g moves towards
+ *                              its luma (`inkGrey`): black on a yellow button is 0 against 0 in the
+ *                              darkest channel and 0 against ~196 in luma. Glare drains colour, so
+ *                              washed-out regions keep the darkest channel;
  *   out = 128 + gain · (g − mean) / (meanAbsDev + floor)
  *
  * with `mean` and `meanAbsDev` box-filtered twice (≈ a Gaussian of σ ≈ 0.8 · radius; radius ≈ 2.6% of
@@ -47,7 +50,7 @@ export function normalizeLocalContrast(
   for (let y = 0, j = 0, i = 0; y < h; y++) {
     const row = ((y / CELL) | 0) * gw;
     for (let x = 0; x < w; x++, j++, i += 3) {
-      const v = darkest(data, i);
+      const v = inkGrey(data, i);
       grey[j] = v;
       const c = row + (cellOf[x] ?? 0);
       cells[c] = (cells[c] ?? 0) + v;
@@ -96,6 +99,27 @@ function darkest(data: Buffer, i: number): number {
   const g = data[i + 1] ?? 0;
   const b = data[i + 2] ?? 0;
   return r < g ? (r < b ? r : b) : g < b ? g : b;
+}
+
+/** Chroma (max − min channel) where `inkGrey` starts leaving the darkest channel, and where it is all luma. */
+const CHROMA_FROM = 60;
+const CHROMA_FULL = 140;
+
+/**
+ * The grey text is found on: min(R, G, B) for greys and pale colours, blended towards luma as the
+ * pixel's chroma rises from `CHROMA_FROM` to `CHROMA_FULL`, so ink and background that differ in hue
+ * but share a dark channel (black on yellow, black on green) still differ.
+ */
+export function inkGrey(data: Uint8Array, i: number): number {
+  const r = data[i] ?? 0;
+  const g = data[i + 1] ?? 0;
+  const b = data[i + 2] ?? 0;
+  const lo = r < g ? (r < b ? r : b) : g < b ? g : b;
+  const hi = r > g ? (r > b ? r : b) : g > b ? g : b;
+  const chroma = hi - lo;
+  if (chroma <= CHROMA_FROM) return lo;
+  const w = chroma >= CHROMA_FULL ? 1 : (chroma - CHROMA_FROM) / (CHROMA_FULL - CHROMA_FROM);
+  return lo + w * (0.299 * r + 0.587 * g + 0.114 * b - lo);
 }
 
 /** Side of the square cells the smooth fields are computed on, in pixels. */
