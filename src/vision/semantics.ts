@@ -1,5 +1,6 @@
 import type { RgbImage } from "../shared/image.js";
 import { applyDialPad } from "./dial-pad.js";
+import { nameIconButtons } from "./icon-shapes.js";
 import { applyKeyboard } from "./keyboard.js";
 import { nameAppIcons } from "./named-icons.js";
 import type { Candidate } from "./row.js";
@@ -10,7 +11,8 @@ import { findSwitches } from "./switches.js";
 /**
  * What the rows mean: pure passes over the screen pixels and the merged OCR/detector rows, in order —
  * the status bar becomes one row; a keyboard, then a dial pad, is listed key by key; switches are found
- * in the pixels and named by their row's title; app icons take the name printed under them. Each pass
+ * in the pixels and named by their row's title; app icons take the name printed under them; icon-only
+ * buttons of a recognisable shape are named by it (`icon-shapes.ts`). Each pass
  * drops the raw rows it replaced, so one target is one row.
  */
 export function applyScreenSemantics(screen: RgbImage, rows: readonly Candidate[]): Candidate[] {
@@ -20,6 +22,7 @@ export function applyScreenSemantics(screen: RgbImage, rows: readonly Candidate[
   out = applyDialPad(screen, out);
   out = applySwitches(screen, out);
   out = nameAppIcons(out, { aspect });
+  out = nameIconButtons(screen, out);
   return out;
 }
 

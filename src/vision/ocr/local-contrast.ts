@@ -11,10 +11,11 @@ import type { PixelBox } from "./detect.js";
  *
  *   g   = min(R, G, B)       — added light clips the other channels first, so the smallest one keeps
  *                              what contrast is left; coloured text on a light background is darkest
- *                              there too; but where the pixel is strongly coloured, g moves towards
- *                              its luma (`inkGrey`): black on a yellow button is 0 against 0 in the
- *                              darkest channel and 0 against ~196 in luma. Glare drains colour, so
- *                              washed-out regions keep the darkest channel;
+ *                              there too; but where a pixel's luma stands far above its darkest
+ *                              channel (bright saturated colours), g moves towards its luma
+ *                              (`inkGrey`): black on a yellow button is 0 against 0 in the darkest
+ *                              channel and 0 against ~196 in luma. Glare and pale tones stay on the
+ *                              darkest channel;
  *   out = 128 + gain · (g − mean) / (meanAbsDev + floor)
  *
  * with `mean` and `meanAbsDev` box-filtered twice (≈ a Gaussian of σ ≈ 0.8 · radius; radius ≈ 2.6% of
@@ -101,25 +102,29 @@ function darkest(data: Buffer, i: number): number {
   return r < g ? (r < b ? r : b) : g < b ? g : b;
 }
 
-/** Chroma (max − min channel) where `inkGrey` starts leaving the darkest channel, and where it is all luma. */
-const CHROMA_FROM = 60;
-const CHROMA_FULL = 140;
+/**
+ * How far a pixel's luma must rise above its darkest channel before `inkGrey` leaves that channel, and
+ * where it is all luma: bright saturated colours (yellow 196 levels, orange ~164) move; blues (~100,
+ * half-way), greens and reds, and the pale sky and glare tones (< 70) stay on the darkest channel,
+ * where white text on them keeps its full contrast.
+ */
+const LIFT_FROM = 70;
+const LIFT_FULL = 130;
 
 /**
- * The grey text is found on: min(R, G, B) for greys and pale colours, blended towards luma as the
- * pixel's chroma rises from `CHROMA_FROM` to `CHROMA_FULL`, so ink and background that differ in hue
- * but share a dark channel (black on yellow, black on green) still differ.
+ * The grey text is found on: min(R, G, B), blended towards luma where the pixel's luma stands well
+ * above that minimum, so ink and background that differ in brightness but share a dark channel (black
+ * on a yellow or orange button) still differ.
  */
 export function inkGrey(data: Uint8Array, i: number): number {
   const r = data[i] ?? 0;
   const g = data[i + 1] ?? 0;
   const b = data[i + 2] ?? 0;
   const lo = r < g ? (r < b ? r : b) : g < b ? g : b;
-  const hi = r > g ? (r > b ? r : b) : g > b ? g : b;
-  const chroma = hi - lo;
-  if (chroma <= CHROMA_FROM) return lo;
-  const w = chroma >= CHROMA_FULL ? 1 : (chroma - CHROMA_FROM) / (CHROMA_FULL - CHROMA_FROM);
-  return lo + w * (0.299 * r + 0.587 * g + 0.114 * b - lo);
+  const lift = 0.299 * r + 0.587 * g + 0.114 * b - lo;
+  if (lift <= LIFT_FROM) return lo;
+  const w = lift >= LIFT_FULL ? 1 : (lift - LIFT_FROM) / (LIFT_FULL - LIFT_FROM);
+  return lo + w * lift;
 }
 
 /** Side of the square cells the smooth fields are computed on, in pixels. */

@@ -125,9 +125,10 @@ describe("text on colour", () => {
     expect(paper - ink).toBeGreaterThan(60);
   });
 
-  it("leaves greys on the darkest channel and gives saturated colours their luma", () => {
+  it("leaves greys and pale or dark colours on the darkest channel, bright saturated ones on luma", () => {
     const px = (r: number, g: number, b: number): number => inkGrey(Uint8Array.from([r, g, b]), 0);
     expect(px(120, 130, 140)).toBe(120);
+    expect(px(100, 160, 230)).toBe(100);
     expect(px(255, 204, 0)).toBeCloseTo(0.299 * 255 + 0.587 * 204, 0);
     expect(px(0, 0, 0)).toBe(0);
   });
