@@ -32,7 +32,17 @@ export function applyScreenSemantics(screen: RgbImage, rows: readonly Candidate[
  * is set larger than its subtitle), the nearest in y on a tie. Icon rows on the switch are dropped.
  */
 function applySwitches(screen: RgbImage, rows: readonly Candidate[]): Candidate[] {
-  const found = findSwitches(screen);
+  // A "switch" inside a much taller icon box is part of that icon's artwork (a white glyph on a green
+  // app tile), not a control.
+  const found = findSwitches(screen).filter(
+    (s) =>
+      !rows.some(
+        (r) =>
+          r.kind === "icon" &&
+          r.box[3] - r.box[1] > 1.6 * (s.box[3] - s.box[1]) &&
+          contains(r.box, centreX(s.box), centreY(s.box)),
+      ),
+  );
   if (found.length === 0) return [...rows];
   const switches = found.map((s): Candidate => {
     const h = s.box[3] - s.box[1];

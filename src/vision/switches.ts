@@ -184,8 +184,12 @@ function candidateAt(g: Grid, y: number, rs: readonly Run[], k: number): Candida
     // On the knob's other side a sliver of track (≤ 6 cells, often dropped as an edge), then background.
     const near = rs[k - side];
     let nearEdge = side === 1 ? knob.x0 - 2 : knob.x1 + 2;
-    if (rw <= KNOB.max && near && near.x1 - near.x0 <= 6 && diff(near.colour, track.colour) <= 2 * SAME)
+    if (rw <= KNOB.max && near && diff(near.colour, track.colour) <= SAME) {
+      // More than a sliver of track colour past the knob: the "knob" is a white glyph on a coloured
+      // tile (the Messages icon's bubble), not a switch's knob.
+      if (near.x1 - near.x0 > 6) continue;
       nearEdge = side === 1 ? near.x0 : near.x1;
+    }
     const x0 = side === 1 ? nearEdge : track.x0;
     const x1 = side === 1 ? track.x1 : nearEdge;
     if (x1 - x0 < SWITCH_WIDTH.min || x1 - x0 > SWITCH_WIDTH.max) continue;
