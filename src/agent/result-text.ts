@@ -3,12 +3,14 @@ import type { ToolResult } from "../tools/types.js";
 /**
  * How tool results read as text in the conversation: live (every text part, verbatim) and superseded
  * (a short stub once a newer screen image exists). Listing rows are `id [kind] "label" [l,t,r,b] conf`
- * (src/vision/listing.ts); a stub keeps the `text` rows (labels the model may still need, e.g. what a
- * field said) and drops the `icon` rows, whose boxes only mean something next to the image.
+ * (src/vision/listing.ts); a stub keeps the `text` and `switch` rows (labels and states the model may
+ * still need, e.g. what a field said) and drops the rest (icons, buttons, keys, apps, the status bar),
+ * whose boxes only mean something next to the image.
  */
 
-const LISTING_ROW = /^\d+ \[(icon|text)\] "/;
-const TEXT_ROW = /^\d+ \[text\] "/;
+const LISTING_ROW = /^\d+ \[(icon|text|button|switch|key|app|status)\] "/;
+/** Rows a stub keeps: text the model may still need, and switches (a title and an on/off state). */
+const TEXT_ROW = /^\d+ \[(text|switch)\] "/;
 
 /** Marks a result the tool flagged as failed, so the model reads it as an error (tool messages have no flag). */
 export const ERROR_PREFIX = "[error] ";

@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import type { FontBook } from "../shared/fonts.js";
 import type { RgbImage } from "../shared/image.js";
-import type { ListingEntry } from "./listing.js";
+import type { ListingEntry, ListingKind } from "./listing.js";
 
 /**
  * The image half of a view: the rectified screen as JPEG with each listing entry's box and number drawn
@@ -20,7 +20,16 @@ export interface AnnotateOptions {
 
 export const DEFAULT_ANNOTATE_OPTIONS: AnnotateOptions = { maxLongEdge: 1600, quality: 80 };
 
-const COLORS = { icon: [0xff, 0x7a, 0x00], text: [0x0a, 0x84, 0xff] } as const;
+/** Box colour per row kind: text blue, unnamed icons orange, named targets (apps, buttons) purple, keys teal, switches green, the status bar grey. */
+const COLORS: Record<ListingKind, readonly [number, number, number]> = {
+  text: [0x0a, 0x84, 0xff],
+  icon: [0xff, 0x7a, 0x00],
+  app: [0xaf, 0x52, 0xde],
+  button: [0xaf, 0x52, 0xde],
+  key: [0x30, 0xb0, 0xc7],
+  switch: [0x34, 0xc7, 0x59],
+  status: [0x8e, 0x8e, 0x93],
+};
 /** Opacity of a number tag's background (the screen shows through a little). */
 const TAG_OPACITY = 0.85;
 

@@ -1,23 +1,18 @@
 import { area, type FracBox, intersection, iou, readingOrder } from "../shared/box.js";
+import type { RgbImage } from "../shared/image.js";
+import type { Candidate, ListingEntry } from "./row.js";
+import { applyScreenSemantics } from "./semantics.js";
 import type { DetectedObject, TextLine } from "./types.js";
 
 /**
  * The listing: what the agent reads instead of pixels. One row per element,
- * `id [kind] "label" [left,top,right,bottom] conf`, boxes in 0–1 fractions of the rectified screen with
- * 3 decimals, sorted top-to-bottom then left-to-right, duplicates merged.
+ * `id [kind] "label" [left,top,right,bottom] conf` (a switch adds its state after the label:
+ * `7 [switch] "Wi-Fi" on [0.81,0.30,0.95,0.34] 0.93`), boxes in 0–1 fractions of the rectified screen
+ * with 3 decimals, sorted top-to-bottom then left-to-right, duplicates merged. Tapping a row's centre
+ * acts on that one element: rows never span two targets.
  */
 
-export type ListingKind = "icon" | "text";
-
-export interface ListingEntry {
-  /** 1-based, in reading order; the number drawn on the annotated image. */
-  id: number;
-  kind: ListingKind;
-  /** Recognised text for `text`; empty for `icon`. */
-  label: string;
-  box: FracBox;
-  conf: number;
-}
+export type { ListingEntry, ListingKind } from "./row.js";
 
 export interface ListingOptions {
   /** Same-kind boxes overlapping more than this (IoU) are one element. */
@@ -41,13 +36,6 @@ const clampBox = (b: FracBox): FracBox => [
   Math.min(Math.max(b[3], 0), 1),
 ];
 
-interface Candidate {
-  kind: ListingKind;
-  label: string;
-  box: FracBox;
-  conf: number;
-}
-
 /** Keep the most confident of each group of overlapping same-kind candidates (greedy NMS). */
 function dedupe(items: Candidate[], threshold: number): Candidate[] {
   const kept: Candidate[] = [];
@@ -59,11 +47,16 @@ function dedupe(items: Candidate[], threshold: number): Candidate[] {
   return kept;
 }
 
-/** Merge OCR text and detected objects into numbered listing entries. */
+/**
+ * Merge OCR text and detected objects into numbered listing entries. With the `screen` pixels the rows
+ * also get their meaning (`applyScreenSemantics`: keyboards and dial pads key by key, switches with their
+ * state, named app icons, recognised icon buttons, one status-bar row); without, rows are `text`/`icon`.
+ */
 export function buildListing(
   text: readonly TextLine[],
   objects: readonly DetectedObject[],
   options: ListingOptions = DEFAULT_LISTING_OPTIONS,
+  screen?: RgbImage,
 ): ListingEntry[] {
   const texts: Candidate[] = text
     .filter((t) => t.text.trim() !== "")
@@ -74,7 +67,8 @@ export function buildListing(
     .filter((c) => area(c.box) > 0)
     .filter((c) => !texts.some((t) => intersection(t.box, c.box) / area(c.box) >= options.iconInTextCover));
   const merged = dedupe([...texts, ...icons], options.dedupeIou);
-  return readingOrder(merged).map((c, i) => ({ id: i + 1, ...c }));
+  const rows = screen ? applyScreenSemantics(screen, merged) : merged;
+  return readingOrder(rows).map((c, i) => ({ id: i + 1, ...c }));
 }
 
 const f3 = (v: number): string => v.toFixed(3);
@@ -87,9 +81,10 @@ function quote(label: string): string {
     .replace(/[\r\n]+/g, " ")}"`;
 }
 
-/** One row: `3 [text] "Clock" [0.061,0.188,0.203,0.204] 0.97`. */
+/** One row: `3 [text] "Clock" [0.061,0.188,0.203,0.204] 0.97`; a switch: `7 [switch] "Wi-Fi" on [...] 0.93`. */
 export function formatEntry(e: ListingEntry): string {
-  return `${e.id} [${e.kind}] ${quote(e.label)} [${e.box.map(f3).join(",")}] ${e.conf.toFixed(2)}`;
+  const state = e.state ? ` ${e.state}` : "";
+  return `${e.id} [${e.kind}] ${quote(e.label)}${state} [${e.box.map(f3).join(",")}] ${e.conf.toFixed(2)}`;
 }
 
 export function formatListing(entries: readonly ListingEntry[]): string {

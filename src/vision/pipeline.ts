@@ -111,7 +111,7 @@ export class VisionPipeline {
     const { ocr, detector, clock } = this.deps;
     const t0 = clock.now();
     const [text, objects] = await Promise.all([ocr.recognize(screen), detector.detect(screen)]);
-    const entries = buildListing(text, objects, this.options.listing);
+    const entries = buildListing(text, objects, this.options.listing, screen);
     const t1 = clock.now();
     const image = await this.annotator.annotate(screen, entries);
     const t2 = clock.now();

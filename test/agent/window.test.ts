@@ -92,6 +92,9 @@ const ROWS_A = [
   '1 [text] "Clock" [0.061,0.188,0.203,0.204] 0.97',
   '2 [icon] "" [0.300,0.188,0.400,0.230] 0.88',
   '3 [text] "Timer" [0.061,0.300,0.203,0.320] 0.95',
+  '4 [switch] "Wi-Fi" on [0.800,0.400,0.930,0.440] 0.90',
+  '5 [key] "q" [0.010,0.700,0.090,0.750] 0.99',
+  '6 [status] "9:41" [0.000,0.000,1.000,0.058] 0.99',
 ].join("\n");
 
 describe("ContextWindow: legal transcript", () => {
@@ -196,7 +199,7 @@ describe("ContextWindow: legal transcript", () => {
 });
 
 describe("ContextWindow: only the newest image is live", () => {
-  it("turns older images into stubs that keep text rows and drop icon rows and hints", () => {
+  it("turns older images into stubs that keep text and switch rows and drop icon, key, status rows and hints", () => {
     const w = new ContextWindow({ system: "S" });
     w.addUser("wake");
     turn(w, 1, "peek", peekResult(ROWS_A));
@@ -212,6 +215,7 @@ describe("ContextWindow: only the newest image is live", () => {
       "(superseded peek)",
       '1 [text] "Clock" [0.061,0.188,0.203,0.204] 0.97',
       '3 [text] "Timer" [0.061,0.300,0.203,0.320] 0.95',
+      '4 [switch] "Wi-Fi" on [0.800,0.400,0.930,0.440] 0.90',
     ]);
     expect(tapStub.split("\n")).toEqual([
       "(superseded tap)",
@@ -219,6 +223,7 @@ describe("ContextWindow: only the newest image is live", () => {
       "screen: changed",
       '1 [text] "Clock" [0.061,0.188,0.203,0.204] 0.97',
       '3 [text] "Timer" [0.061,0.300,0.203,0.320] 0.95',
+      '4 [switch] "Wi-Fi" on [0.800,0.400,0.930,0.440] 0.90',
     ]);
     expect(tools[5]).toContain('2 [icon] ""'); // the live one keeps everything
     const last = ms.at(-1) as ChatMessage;

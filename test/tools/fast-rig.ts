@@ -189,7 +189,8 @@ export function listingRows(result: ToolResult): { label: string; bbox: number[]
   const last = result.content.filter((c) => c.type === "text").at(-1);
   const text = last?.type === "text" ? last.text : "";
   return text.split("\n").flatMap((line) => {
-    const m = /^\d+ \[\w+\] "((?:[^"\\]|\\.)*)" \[([\d.,]+)\] [\d.]+$/.exec(line);
+    // A switch row carries its state after the label: `7 [switch] "Wi-Fi" on [...] 0.90`.
+    const m = /^\d+ \[\w+\] "((?:[^"\\]|\\.)*)"(?: (?:on|off))? \[([\d.,]+)\] [\d.]+$/.exec(line);
     return m ? [{ label: m[1] ?? "", bbox: (m[2] ?? "").split(",").map(Number) }] : [];
   });
 }

@@ -13,6 +13,9 @@ import { matchTextLines, normalizeText } from "./text-match.js";
  * of the text entries that fell on it (OCR may split a label into words). Text accuracy is the character
  * error rate over all truth text (whitespace-insensitive, NFKC), a missed label costing all its
  * characters. Controls (rows, toggles, tabs) are not listing kinds: their text and icons are scored.
+ * Rows of the other kinds count by what they stand for: an `app`/`button` row as an icon, its label (and
+ * a key's or the status row's) as text read at its `labelBox`; a status-bar glyph as found when a
+ * `[status]` row covers it.
  * Text cut by its scroll viewport to a sliver is not expected to be read (a person could not read it
  * either) and is left out of the score (`readableTexts`).
  */
@@ -46,9 +49,12 @@ export function scoreScreen(
   const { scenario, elements } = capture;
   const textTruths = readableTexts(elements);
   const iconTruths = elements.filter((e) => e.kind === "icon");
+  // Every row that reads text counts for text, boxed where its label was read (an app's name under its
+  // icon, a key's glyph, the status bar's time); inferred keys carry no `labelBox` and read nothing. A
+  // switch's label is its row's title, which keeps a text row of its own: not counted twice.
   const lines: TextLine[] = view.entries
-    .filter((e) => e.kind === "text")
-    .map((e) => ({ text: e.label, box: e.box, conf: e.conf }));
+    .filter((e) => e.kind === "text" || (e.kind !== "switch" && e.label !== "" && e.labelBox))
+    .map((e) => ({ text: e.label, box: e.kind === "text" ? e.box : (e.labelBox ?? e.box), conf: e.conf }));
   const text = matchTextLines(textTruths, lines);
   const missed: string[] = [];
   let textFound = 0;
@@ -68,10 +74,22 @@ export function scoreScreen(
     if (m.iou >= MIN_IOU) textFound++;
     else missed.push(`text ${m.truth.id} "${m.truth.label}" (got "${m.text}", IoU ${m.iou.toFixed(2)})`);
   }
-  const icons = view.entries.filter((e) => e.kind === "icon");
+  const icons = view.entries.filter((e) => e.kind === "icon" || e.kind === "app" || e.kind === "button");
   const usedIcons = new Set<ListingEntry>();
   let iconFound = 0;
+  // Status-bar glyphs are one `[status]` row by design: a glyph under it is found.
+  const statusRows = view.entries.filter((e) => e.kind === "status");
+  const underStatus = (t: ScreenElement): boolean =>
+    statusRows.some((s) => {
+      const x = (t.box[0] + t.box[2]) / 2;
+      const y = (t.box[1] + t.box[3]) / 2;
+      return x >= s.box[0] && x <= s.box[2] && y >= s.box[1] && y <= s.box[3];
+    });
   for (const t of iconTruths) {
+    if (underStatus(t)) {
+      iconFound++;
+      continue;
+    }
     const best = bestMatch(t, icons);
     if (best && best.iou >= MIN_IOU) {
       iconFound++;

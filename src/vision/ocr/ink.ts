@@ -98,3 +98,31 @@ export function endsWithRaisedMark(image: RgbImage, box: PixelBox): boolean {
     for (let x = from; x <= right; x++) if (m.ink[y * m.w + x] && y > sliverBottom) sliverBottom = y;
   return sliverBottom >= 0 && sliverBottom - top + 1 < 0.55 * height;
 }
+
+/**
+ * Widen a text region leftwards over a leading minus sign. DB's text kernel often starts after a
+ * lone dash (`-8HRS` is found as `8HRS`): its thin stroke scores low. When the strip left of the region
+ * (as wide as the region is tall) holds one flat, wide-enough blob of ink in the middle band of the
+ * line and touching nothing above or below, the region grows to take it in; otherwise it is unchanged.
+ */
+export function withLeadingDash(image: RgbImage, box: PixelBox): PixelBox {
+  const h = box.y1 - box.y0;
+  const strip: PixelBox = {
+    x0: Math.max(0, box.x0 - h),
+    y0: box.y0,
+    x1: box.x0,
+    y1: box.y1,
+    score: box.score,
+  };
+  if (strip.x1 - strip.x0 < 3) return box;
+  const m = inkMask(image, strip);
+  const b = m && inkBounds(m);
+  if (!m || !b) return box;
+  const inkH = b.y1 - b.y0 + 1;
+  const inkW = b.x1 - b.x0 + 1;
+  const mid = (b.y0 + b.y1) / 2 / m.h;
+  // A dash: at most a fifth of the line tall, at least a sixth of it wide, in its middle band, and
+  // ending near the text (within a third of the line's height of the region's left edge).
+  const dashLike = inkH <= 0.2 * h && inkW >= h / 6 && mid > 0.3 && mid < 0.75 && m.w - 1 - b.x1 <= h / 3;
+  return dashLike ? { ...box, x0: Math.max(0, m.x0 + b.x0 - 2) } : box;
+}

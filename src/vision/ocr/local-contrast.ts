@@ -11,7 +11,11 @@ import type { PixelBox } from "./detect.js";
  *
  *   g   = min(R, G, B)       — added light clips the other channels first, so the smallest one keeps
  *                              what contrast is left; coloured text on a light background is darkest
- *                              there too;
+ *                              there too; but where a pixel's luma stands far above its darkest
+ *                              channel (bright saturated colours), g moves towards its luma
+ *                              (`inkGrey`): black on a yellow button is 0 against 0 in the darkest
+ *                              channel and 0 against ~196 in luma. Glare and pale tones stay on the
+ *                              darkest channel;
  *   out = 128 + gain · (g − mean) / (meanAbsDev + floor)
  *
  * with `mean` and `meanAbsDev` box-filtered twice (≈ a Gaussian of σ ≈ 0.8 · radius; radius ≈ 2.6% of
@@ -47,7 +51,7 @@ export function normalizeLocalContrast(
   for (let y = 0, j = 0, i = 0; y < h; y++) {
     const row = ((y / CELL) | 0) * gw;
     for (let x = 0; x < w; x++, j++, i += 3) {
-      const v = darkest(data, i);
+      const v = inkGrey(data, i);
       grey[j] = v;
       const c = row + (cellOf[x] ?? 0);
       cells[c] = (cells[c] ?? 0) + v;
@@ -96,6 +100,32 @@ function darkest(data: Buffer, i: number): number {
   const g = data[i + 1] ?? 0;
   const b = data[i + 2] ?? 0;
   return r < g ? (r < b ? r : b) : g < b ? g : b;
+}
+
+/**
+ * How far a pixel's luma must rise above its darkest channel before `inkGrey` leaves that channel, and
+ * where it is all luma: only bright saturated colours move (yellow 196 levels, orange ~164); blues
+ * (~100), greens, reds and the pale sky and glare tones stay on the darkest channel, where white text on
+ * them keeps its full contrast. (From 70: glare-weather screens lost 3 of 129 labels and their `°`s
+ * next to the coloured temperature bars; from 120 they read as before, with fewer edits.)
+ */
+const LIFT_FROM = 120;
+const LIFT_FULL = 170;
+
+/**
+ * The grey text is found on: min(R, G, B), blended towards luma where the pixel's luma stands well
+ * above that minimum, so ink and background that differ in brightness but share a dark channel (black
+ * on a yellow or orange button) still differ.
+ */
+export function inkGrey(data: Uint8Array, i: number): number {
+  const r = data[i] ?? 0;
+  const g = data[i + 1] ?? 0;
+  const b = data[i + 2] ?? 0;
+  const lo = r < g ? (r < b ? r : b) : g < b ? g : b;
+  const lift = 0.299 * r + 0.587 * g + 0.114 * b - lo;
+  if (lift <= LIFT_FROM) return lo;
+  const w = lift >= LIFT_FULL ? 1 : (lift - LIFT_FROM) / (LIFT_FULL - LIFT_FROM);
+  return lo + w * lift;
 }
 
 /** Side of the square cells the smooth fields are computed on, in pixels. */

@@ -4,7 +4,7 @@ import { PiclawError } from "../../util/errors.js";
 import type { OcrEngine, TextLine } from "../types.js";
 import type { OcrOptions } from "./config.js";
 import { dbBoxes, detectionInput, detectionSize, type PixelBox } from "./detect.js";
-import { endsWithRaisedMark, tightenToInk } from "./ink.js";
+import { endsWithRaisedMark, tightenToInk, withLeadingDash } from "./ink.js";
 import { darkestChannelSpread, normalizeLocalContrast, WASHED_OUT_SPREAD } from "./local-contrast.js";
 import {
   ctcDecode,
@@ -84,7 +84,7 @@ export class PaddleOcrEngine implements OcrEngine {
     // region read weakly in colour is read again from the normalised image, the more confident reading
     // winning.
     const flat = this.options.localContrast ? normalizeLocalContrast(image) : image;
-    const boxes = await this.detect(flat);
+    const boxes = (await this.detect(flat)).map((b) => withLeadingDash(flat, b));
     const read = await this.read(image, boxes);
     if (flat !== image) {
       const weak = read.flatMap((r, i) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RgbImage } from "../../../src/shared/image.js";
-import { endsWithRaisedMark, tightenToInk } from "../../../src/vision/ocr/ink.js";
+import { endsWithRaisedMark, tightenToInk, withLeadingDash } from "../../../src/vision/ocr/ink.js";
 
 /** White 60×50 canvas with dark rectangles `[x0, y0, x1, y1)` (a crude glyph line). */
 function canvas(rects: [number, number, number, number][]): RgbImage {
@@ -39,5 +39,28 @@ describe("tightenToInk", () => {
     const t = tightenToInk(canvas([stem, ...ring(18, 10, 27, 19)]), whole);
     expect([t.x0, t.y0, t.x1, t.y1]).toEqual([9, 9, 28, 41]);
     expect(tightenToInk(canvas([]), whole)).toEqual(whole);
+  });
+});
+
+describe("withLeadingDash", () => {
+  const region = { x0: 24, y0: 10, x1: 58, y1: 40, score: 0.9 };
+  it("takes in a dash just left of the region, at mid height", () => {
+    const image = canvas([
+      [14, 24, 21, 27],
+      [26, 12, 30, 38],
+    ]);
+    expect(withLeadingDash(image, region).x0).toBe(12);
+  });
+  it("leaves the region alone when the ink to its left is a tall glyph or nothing", () => {
+    expect(
+      withLeadingDash(
+        canvas([
+          [14, 12, 18, 38],
+          [26, 12, 30, 38],
+        ]),
+        region,
+      ),
+    ).toEqual(region);
+    expect(withLeadingDash(canvas([[26, 12, 30, 38]]), region)).toEqual(region);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { RgbImage } from "../../../src/shared/image.js";
 import {
   darkestChannelSpread,
+  inkGrey,
   normalizeLocalContrast,
   WASHED_OUT_SPREAD,
 } from "../../../src/vision/ocr/local-contrast.js";
@@ -99,5 +100,36 @@ describe("darkestChannelSpread", () => {
     // A box partly or wholly outside the image reads only what is inside.
     expect(darkestChannelSpread(image, { x0: -50, y0: -50, x1: 1e4, y1: 1e4, score: 1 })).toBeGreaterThan(0);
     expect(darkestChannelSpread(image, { x0: 400, y0: 700, x1: 500, y1: 800, score: 1 })).toBe(0);
+  });
+});
+
+describe("text on colour", () => {
+  /** A yellow (#FFCC00) button with black 2 px strokes every 6 px across its middle third. */
+  function yellowButton(w: number, h: number): RgbImage {
+    const data = Buffer.alloc(w * h * 3);
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) {
+        const ink = y > h / 3 && y < (2 * h) / 3 && x > w / 4 && x < (3 * w) / 4 && x % 6 < 2;
+        const c = ink ? [0, 0, 0] : [255, 204, 0];
+        for (let k = 0; k < 3; k++) data[(y * w + x) * 3 + k] = c[k] ?? 0;
+      }
+    return { width: w, height: h, channels: 3, data };
+  }
+
+  it("keeps black ink on yellow apart, though both are 0 in the darkest channel", () => {
+    const image = yellowButton(240, 120);
+    const flat = normalizeLocalContrast(image);
+    const ink = at(flat, 120, 60);
+    const paper = at(flat, 123, 60);
+    expect(at(image, 120, 60, 2)).toBe(at(image, 123, 60, 2)); // blue: 0 for both
+    expect(paper - ink).toBeGreaterThan(60);
+  });
+
+  it("leaves greys and pale or dark colours on the darkest channel, bright saturated ones on luma", () => {
+    const px = (r: number, g: number, b: number): number => inkGrey(Uint8Array.from([r, g, b]), 0);
+    expect(px(120, 130, 140)).toBe(120);
+    expect(px(100, 160, 230)).toBe(100);
+    expect(px(255, 204, 0)).toBeCloseTo(0.299 * 255 + 0.587 * 204, 0);
+    expect(px(0, 0, 0)).toBe(0);
   });
 });

@@ -1,0 +1,247 @@
+import type { FracBox } from "../shared/box.js";
+import { luma, type RgbImage } from "../shared/image.js";
+import type { Candidate } from "./row.js";
+import { centreX, centreY } from "./row.js";
+
+/**
+ * The phone keypad — the Phone app's dial pad and the passcode keypad — found from its digits and
+ * listed key by key. The digits read by OCR are fitted to a keypad's 3×4 layout (1 2 3 / 4 5 6 /
+ * 7 8 9 / * 0 #); stray digits elsewhere (a badge, a clock) are ruled out by the layout, and a digit OCR
+ * missed is placed from the grid of the others. Each key's tap box is its round cap: Apple's keypad
+ * keys are 75–78 pt circles on a ~100 pt horizontal and ~90 pt vertical pitch (Phone app and
+ * passcode screen on 375–430 pt wide iPhones; the circle is ~0.78 of the horizontal pitch). `*` and `#`
+ * are listed when their cap is drawn (the passcode keypad leaves those cells empty), and the green
+ * call button centred under `0`, when present, is `[button] "call"`.
+ */
+
+const DIGITS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"] as const;
+export type Digit = (typeof DIGITS)[number];
+
+/** Column and row of each key. */
+function cell(d: Digit): { col: number; row: number } {
+  if (d === "0") return { col: 1, row: 3 };
+  const i = Number(d) - 1;
+  return { col: i % 3, row: Math.floor(i / 3) };
+}
+
+/** Characters OCR reads for a lone digit in a thin font. */
+const LOOKALIKES: Record<string, Digit> = { O: "0", o: "0", D: "0", l: "1", I: "1", "|": "1", i: "1" };
+
+function asDigit(label: string): Digit | null {
+  const t = label.trim();
+  if (t.length !== 1) return null;
+  if ((DIGITS as readonly string[]).includes(t)) return t as Digit;
+  return LOOKALIKES[t] ?? null;
+}
+
+export interface PadPoint {
+  x: number;
+  y: number;
+}
+
+export interface PadKey {
+  at: PadPoint;
+  /** True when OCR did not read this key and its place comes from the grid. */
+  inferred: boolean;
+}
+
+export interface PadGrid {
+  cols: [number, number, number];
+  rows: [number, number, number, number];
+  pitchX: number;
+  pitchY: number;
+}
+
+export interface DialPad {
+  keys: Record<Digit, PadKey>;
+  grid: PadGrid;
+}
+
+/** Fewest digits OCR must read before the rest may be placed from the grid. */
+const MIN_READ = 7;
+
+const median = (xs: number[]): number | undefined => {
+  if (xs.length === 0) return undefined;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
+
+/**
+ * The keypad among `rows` (only `text` and `key` rows count), or null when there is none (too few
+ * digits, or not in a keypad layout).
+ */
+export function findDialPad(rows: readonly Pick<Candidate, "kind" | "label" | "box">[]): DialPad | null {
+  const candidates = new Map<Digit, PadPoint[]>();
+  for (const e of rows) {
+    if (e.kind !== "text" && e.kind !== "key") continue;
+    const d = asDigit(e.label);
+    if (!d) continue;
+    const at = { x: centreX(e.box), y: centreY(e.box) };
+    candidates.set(d, [...(candidates.get(d) ?? []), at]);
+  }
+  // The grid from digits read exactly once, then each digit's candidate nearest its grid cell.
+  const grid = fitGrid(
+    [...candidates].flatMap(([d, pts]) => (pts.length === 1 && pts[0] ? [{ d, at: pts[0] }] : [])),
+  );
+  if (!grid) return null;
+  const found = new Map<Digit, PadPoint>();
+  for (const [d, pts] of candidates) {
+    const { col, row } = cell(d);
+    const want = { x: grid.cols[col] ?? 0, y: grid.rows[row] ?? 0 };
+    const best = [...pts].sort(
+      (a, b) => Math.hypot(a.x - want.x, a.y - want.y) - Math.hypot(b.x - want.x, b.y - want.y),
+    )[0];
+    // A candidate more than a third of a key pitch away from its cell is not that key.
+    if (best && Math.abs(best.x - want.x) < grid.pitchX / 3 && Math.abs(best.y - want.y) < grid.pitchY / 3)
+      found.set(d, best);
+  }
+  if (found.size < MIN_READ) return null;
+  const keys = {} as Record<Digit, PadKey>;
+  for (const d of DIGITS) {
+    const { col, row } = cell(d);
+    const at = found.get(d);
+    keys[d] = at
+      ? { at, inferred: false }
+      : { at: { x: grid.cols[col] ?? 0, y: grid.rows[row] ?? 0 }, inferred: true };
+  }
+  return { keys, grid };
+}
+
+/** Column x and row y centres from placed digits; null unless they look like an evenly spaced keypad. */
+function fitGrid(placed: { d: Digit; at: PadPoint }[]): PadGrid | null {
+  const xs: number[][] = [[], [], []];
+  const ys: number[][] = [[], [], [], []];
+  for (const { d, at } of placed) {
+    const { col, row } = cell(d);
+    xs[col]?.push(at.x);
+    ys[row]?.push(at.y);
+  }
+  const c = xs.map(median);
+  const r = ys.map(median);
+  const [c0, c1, c2] = c;
+  const [r0, r1, r2] = r;
+  if (c0 === undefined || c1 === undefined || c2 === undefined) return null;
+  if (r0 === undefined || r1 === undefined || r2 === undefined) return null;
+  const pitchX = (c2 - c0) / 2;
+  const pitchY = (r2 - r0) / 2;
+  if (!(pitchX > 0.05 && pitchY > 0.03)) return null;
+  // Evenly spaced within 25 %: three digits in a row somewhere else on a screen do not pass this.
+  if (Math.abs(c1 - c0 - pitchX) > pitchX / 4 || Math.abs(r1 - r0 - pitchY) > pitchY / 4) return null;
+  const r3 = r[3] ?? r2 + pitchY;
+  return { cols: [c0, c1, c2], rows: [r0, r1, r2, r3], pitchX, pitchY };
+}
+
+/** Words on a passcode screen: its bottom corners hold text buttons, not `*` and `#`. */
+const PASSCODE_HINT = /passcode|emergency|cancel|密码|密碼|紧急|取消/i;
+
+/** Mean absolute luma difference between the disc at (cx, cy) (radius r, fractions) and its cell's corners. */
+function capContrast(screen: RgbImage, cx: number, cy: number, rx: number, ry: number): number {
+  const { width: W, height: H, data } = screen;
+  const px = (x: number, y: number): number => {
+    const ix = Math.min(W - 1, Math.max(0, Math.round(x * W)));
+    const iy = Math.min(H - 1, Math.max(0, Math.round(y * H)));
+    return luma(data, (iy * W + ix) * 3);
+  };
+  const bg =
+    median([
+      px(cx - 1.25 * rx, cy - 1.1 * ry),
+      px(cx + 1.25 * rx, cy - 1.1 * ry),
+      px(cx - 1.25 * rx, cy + 1.1 * ry),
+      px(cx + 1.25 * rx, cy + 1.1 * ry),
+    ]) ?? 0;
+  let sum = 0;
+  let n = 0;
+  for (let i = -3; i <= 3; i++)
+    for (let j = -3; j <= 3; j++) {
+      sum += Math.abs(px(cx + (i / 4) * rx, cy + (j / 4) * ry) - bg);
+      n++;
+    }
+  return sum / n;
+}
+
+/** Share of the disc's sample points that are the system green of the call button (#34C759 / #30D158). */
+function greenShare(screen: RgbImage, cx: number, cy: number, rx: number, ry: number): number {
+  const { width: W, height: H, data } = screen;
+  let green = 0;
+  let n = 0;
+  for (let i = -3; i <= 3; i++)
+    for (let j = -3; j <= 3; j++) {
+      const ix = Math.min(W - 1, Math.max(0, Math.round((cx + (i / 4) * rx) * W)));
+      const iy = Math.min(H - 1, Math.max(0, Math.round((cy + (j / 4) * ry) * H)));
+      const o = (iy * W + ix) * 3;
+      const r = data[o] ?? 0;
+      const g = data[o + 1] ?? 0;
+      const b = data[o + 2] ?? 0;
+      if (g > 150 && g - r > 70 && g - b > 50) green++;
+      n++;
+    }
+  return green / n;
+}
+
+/**
+ * The rows with a recognised keypad listed key by key (`[key] "1"`…`"#"`, `[button] "call"`), the OCR
+ * digits, their letter lines (`ABC`) and detector boxes on the caps dropped. Unchanged without a keypad.
+ */
+export function applyDialPad(screen: RgbImage, rows: readonly Candidate[]): Candidate[] {
+  const pad = findDialPad(rows.filter((r) => r.kind === "text"));
+  if (!pad) return [...rows];
+  const { grid } = pad;
+  const aspect = screen.height / screen.width;
+  // The cap: ~0.78 of the horizontal pitch, and never taller than 0.9 of the vertical pitch.
+  const d = Math.min(0.78 * grid.pitchX, 0.9 * grid.pitchY * aspect);
+  const rx = d / 2;
+  const ry = rx / aspect;
+  const capAt = (x: number, y: number): FracBox => [x - rx, y - ry, x + rx, y + ry];
+  const onCap = (r: Candidate, x: number, y: number): boolean =>
+    Math.abs(centreX(r.box) - x) < rx && Math.abs(centreY(r.box) - y) < ry;
+  const keys: Candidate[] = [];
+  const caps: PadPoint[] = [];
+  for (const digit of DIGITS) {
+    const { col, row } = cell(digit);
+    const x = grid.cols[col] ?? 0;
+    const y = grid.rows[row] ?? 0;
+    const glyph = rows.find((r) => r.kind === "text" && asDigit(r.label) === digit && onCap(r, x, y));
+    keys.push({
+      kind: "key",
+      label: digit,
+      box: capAt(x, y),
+      ...(glyph ? { labelBox: glyph.box } : {}),
+      conf: pad.keys[digit].inferred ? 0.6 : 0.95,
+    });
+    caps.push({ x, y });
+  }
+  const passcode = rows.some((r) => r.kind === "text" && PASSCODE_HINT.test(r.label));
+  for (const [label, col] of [
+    ["*", 0],
+    ["#", 2],
+  ] as const) {
+    const x = grid.cols[col];
+    const y = grid.rows[3];
+    const text = rows.find((r) => r.kind === "text" && onCap(r, x, y));
+    if (text && Array.from(text.label.trim()).length > 1) continue; // a word there is its own button
+    const drawn = !passcode && capContrast(screen, x, y, rx, ry) > 10;
+    if (!text && !drawn) continue;
+    const glyph = text?.label.trim();
+    const name =
+      glyph === undefined || glyph === label || glyph === "＊"
+        ? label
+        : /^[x×⌫]$/i.test(glyph)
+          ? "delete"
+          : label;
+    keys.push({
+      kind: "key",
+      label: name,
+      box: capAt(x, y),
+      ...(text ? { labelBox: text.box } : {}),
+      conf: text ? 0.9 : 0.7,
+    });
+    caps.push({ x, y });
+  }
+  const callY = grid.rows[3] + grid.pitchY;
+  if (callY + ry < 1 && greenShare(screen, grid.cols[1], callY, rx, ry) > 0.5) {
+    keys.push({ kind: "button", label: "call", box: capAt(grid.cols[1], callY), conf: 0.9 });
+    caps.push({ x: grid.cols[1], y: callY });
+  }
+  const kept = rows.filter((r) => !caps.some((c) => onCap(r, c.x, c.y)));
+  return [...kept, ...keys];
+}

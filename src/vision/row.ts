@@ -1,0 +1,41 @@
+import type { FracBox } from "../shared/box.js";
+
+/**
+ * The shape of one listing row (see `listing.ts` for the format). Kept apart from the listing's builder
+ * so the passes that give rows their meaning (`semantics.ts` and its helpers) can share it.
+ *
+ * Kinds: `text` a line of OCR text; `icon` an unnamed glyph or control; `button` an icon-only button
+ * whose shape was recognised (label = its symbol name: `add`, `back`, `close`…) or a keypad's call
+ * button; `switch` an on/off switch (label = its row's title, with `state`); `key` one key of a
+ * recognised keyboard or dial pad (label = the character it types, or `shift`, `delete`, `space`,
+ * `return`, `123`…); `app` an app icon with the name printed under it; `status` the status bar
+ * (label = its time).
+ */
+export type ListingKind = "text" | "icon" | "button" | "switch" | "key" | "app" | "status";
+
+export interface ListingEntry {
+  /** 1-based, in reading order; the number drawn on the annotated image. */
+  id: number;
+  kind: ListingKind;
+  /** What the element says or is called (see `ListingKind`); empty for an unnamed `icon`. */
+  label: string;
+  /** `switch` only: whether it is on. */
+  state?: "on" | "off";
+  /** Where a tap acts on the element. */
+  box: FracBox;
+  /** Where the label was read when that is not `box` (an app's name under its icon, a key's glyph). */
+  labelBox?: FracBox;
+  conf: number;
+}
+
+/** A row before numbering. */
+export type Candidate = Omit<ListingEntry, "id">;
+
+export const centreX = (b: FracBox): number => (b[0] + b[2]) / 2;
+export const centreY = (b: FracBox): number => (b[1] + b[3]) / 2;
+export const boxWidth = (b: FracBox): number => b[2] - b[0];
+export const boxHeight = (b: FracBox): number => b[3] - b[1];
+
+/** Whether the point lies inside the box (edges included). */
+export const contains = (b: FracBox, x: number, y: number): boolean =>
+  x >= b[0] && x <= b[2] && y >= b[1] && y <= b[3];
