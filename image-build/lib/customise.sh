@@ -91,7 +91,7 @@ if [ "$free_mib" -lt "$need_mib" ]; then
   echo ', +' | sfdisk --quiet -N 2 "$image"
   ptable="$(sfdisk -J "$image")"
   truncate -s $(( $(pfield 1 size) * 512 )) "$root_img"
-  e2fsck -fy "$root_img" >/dev/null || [ $? -le 1 ] || die "e2fsck found errors in the base's root file system"
+  e2fsck -fy "$root_img" >/dev/null 2>&1 || [ $? -le 1 ] || die "e2fsck found errors in the base's root file system"
   resize2fs "$root_img" >/dev/null 2>&1 || die "resize2fs failed"
 fi
 

@@ -17,6 +17,7 @@ import { DashboardAuth } from "../web/auth.js";
 import type { Dashboard } from "../web/dashboard.js";
 import { agentApiRoutes, writeCliToken } from "./agent-api.js";
 import { AgentStack, POLL_FRAME_WIDTH } from "./agent-stack.js";
+import { bootStatusApiRoutes } from "./boot-status-api.js";
 import { calibrationApiRoutes } from "./calibration-api.js";
 import type { LoadedConfig } from "./config/load.js";
 import { createDaemonDashboard, dashboardSessionSources } from "./dashboard-sources.js";
@@ -250,6 +251,7 @@ export class Daemon {
         [MCP_PATH]: (req, res) => mcp.handle(req, res),
         ...this.dashboard?.routes(),
         ...agentApiRoutes({ agent, ...apiAccess, log: this.log.child("api") }),
+        ...bootStatusApiRoutes(apiAccess),
         ...calibrationApiRoutes({
           calibration: () => phone.calibration,
           ...apiAccess,
