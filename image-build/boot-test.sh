@@ -136,7 +136,7 @@ log "qemu pid $qemu_pid: ssh -p $ssh_port, MCP http://127.0.0.1:$mcp_port/mcp, c
 fail() {
   log "FAILED: $*"
   tail -n 40 "$work/console.log" >&2 || true
-  on_pi 'systemctl --no-pager status piclaw-firstboot piclaw; journalctl --no-pager -n 60 -u piclaw-firstboot -u piclaw' >&2 || true
+  on_pi 'systemctl --no-pager status piclaw-firstboot piclaw-boot-settings piclaw; journalctl --no-pager -n 60 -u piclaw-firstboot -u piclaw-boot-settings -u piclaw' >&2 || true
   exit 1
 }
 alive() { kill -0 "$qemu_pid" 2>/dev/null || fail "qemu exited"; }

@@ -21,7 +21,7 @@ cp -a "$os_overlay/." "$root/"
 in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 "$@"; }
 in_root usermod -p '*' root
 in_root systemctl enable --quiet systemd-networkd systemd-resolved systemd-timesyncd avahi-daemon ssh \
-  fake-hwclock.service
+  fake-hwclock-load.service fake-hwclock-save.timer
 
 if [ -n "${PLAIN_BASE:-}" ]; then
   # Stand-in for a Raspberry Pi OS Lite base (the --base test): the OS without PiClaw and without Node

@@ -59,7 +59,10 @@ dd if="$image" of="$root_img" bs=4M skip=$((root_start * 512)) count=$((root_siz
 dbg() { debugfs -R "$1" "$root_img" 2>/dev/null; }
 dbg "stat /etc/os-release" | grep -q '^Inode:' || die "$base_in: partition 2 is not a root file system (no /etc/os-release)"
 dbg "stat /opt/piclaw" | grep -q '^Inode:' && die "$base_in already contains /opt/piclaw: start from the original image"
-log "customise: base OS: $(dbg 'cat /etc/os-release' | sed -n 's/^PRETTY_NAME="\(.*\)"/\1/p')"
+# /etc/os-release is usually a symlink to /usr/lib/os-release (debugfs `cat` does not follow links).
+pretty="$(dbg 'cat /etc/os-release' | sed -n 's/^PRETTY_NAME="\(.*\)"/\1/p')"
+[ -n "$pretty" ] || pretty="$(dbg 'cat /usr/lib/os-release' | sed -n 's/^PRETTY_NAME="\(.*\)"/\1/p')"
+log "customise: base OS: ${pretty:-unknown}"
 
 have_node=""
 if dbg "stat /usr/bin/node" | grep -q '^Inode:'; then
