@@ -118,7 +118,9 @@ ssh_opts=(-i "$key" -p "$ssh_port" -o BatchMode=yes -o StrictHostKeyChecking=no
 on_pi() { ssh "${ssh_opts[@]}" root@127.0.0.1 "$@"; }
 
 # The image's cmdline.txt is for a Pi (serial0); QEMU's virt UART is ttyAMA0, the disk is virtio.
-append="root=LABEL=piclaw-root rootfstype=ext4 rootwait rw console=ttyAMA0 fsck.repair=yes"
+# systemd.default_device_timeout_sec: under TCG on a loaded host udev's coldplug can take longer than
+# the default 90 s, and the boot partition's mount then fails into emergency mode (seen at load 18).
+append="root=LABEL=piclaw-root rootfstype=ext4 rootwait rw console=ttyAMA0 fsck.repair=yes systemd.default_device_timeout_sec=600"
 t0=$(now_s)
 qemu-system-aarch64 -M virt -cpu cortex-a72 -smp 2 -m 2048 \
   -kernel "$work/vmlinuz" -initrd "$work/initrd.img" -append "$append" \
