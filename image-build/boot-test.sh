@@ -101,6 +101,21 @@ NC
   # The Pi has no RTC; QEMU's would tell the guest the host's time. Start it in 2001 instead.
   rtc=(-rtc base=2001-01-01T00:00:00)
 fi
+# Emulation only: the unit's TimeoutStartSec=180 is sized for a Pi; under TCG on a loaded host (load
+# 18) the daemon's start took longer and systemd restarted it in a loop. A drop-in in the test copy
+# (written with debugfs, as build.sh --base does) gives it 20 minutes; the image itself is unchanged.
+if command -v debugfs >/dev/null; then
+  root_off=$(part_offset "$disk" 2)
+  root_len=$(sfdisk -J "$disk" | node -e 'process.stdout.write(String(JSON.parse(require("fs").readFileSync(0,"utf8")).partitiontable.partitions[1].size*512))')
+  dd if="$disk" of="$work/root.ext4" bs=4M skip="$root_off" count="$root_len" iflag=skip_bytes,count_bytes status=none
+  printf '[Service]\nTimeoutStartSec=1200\n' >"$work/qemu-timeout.conf"
+  debugfs -w -f - "$work/root.ext4" >/dev/null 2>&1 <<DBG
+mkdir /etc/systemd/system/piclaw.service.d
+write $work/qemu-timeout.conf /etc/systemd/system/piclaw.service.d/qemu-timeout.conf
+DBG
+  dd if="$work/root.ext4" of="$disk" bs=4M seek="$root_off" oflag=seek_bytes conv=notrunc status=none
+  rm -f "$work/root.ext4"
+fi
 config_txt="$(mtype -i "$boot" ::/config.txt | tr -d '\r')"
 kernel="$(printf '%s\n' "$config_txt" | sed -n 's/^kernel=//p' | tail -n1)"
 initrd="$(printf '%s\n' "$config_txt" | sed -n 's/^initramfs \([^ ]*\).*/\1/p' | tail -n1)"
