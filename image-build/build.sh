@@ -11,6 +11,13 @@
 #   --mirror URL         Debian mirror (default http://deb.debian.org/debian)
 #   --clean-build        `npm ci` + `npm run build` in a scratch copy instead of the checkout's TypeScript
 #   --rebuild-rootfs     ignore the cached base root file system
+#   --base FILE.img[.xz] real-rig path: customise a Raspberry Pi OS Lite (arm64) image the user
+#                        downloaded, offline, instead of building Debian: adds the arm64 app tree,
+#                        Node (if the image has none), the unit, the config and the first-boot
+#                        services (lib/customise.sh; no loop devices, no mounts, no chroot).
+#                        Output: DIR/piclaw-base-arm64.img
+#   --plain-base         build the stand-in for such a base (Debian, without PiClaw and Node) as
+#                        DIR/standin-base-arm64.img, to test --base here
 #
 # Stages: 1 rootfs (mmdebstrap, cached by the hash of lib/rootfs*.sh), 2 app (host build, arm64
 # node_modules), 3 assemble (overlay, users, units, partitions). Needs root, binfmt_misc and:
@@ -20,7 +27,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$here/lib/common.sh"
 
 out="$here/out" src="$(cd "$here/.." && pwd)" mirror="http://deb.debian.org/debian"
-pubkey="" clean_build="" rebuild_rootfs=""
+pubkey="" clean_build="" rebuild_rootfs="" base_image="" plain_base=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --ssh-key) pubkey="$(realpath "$2")"; shift 2 ;;
@@ -29,15 +36,39 @@ while [ $# -gt 0 ]; do
     --mirror) mirror="$2"; shift 2 ;;
     --clean-build) clean_build="--clean-build"; shift ;;
     --rebuild-rootfs) rebuild_rootfs=1; shift ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    --base) base_image="$(realpath "$2")"; shift 2 ;;
+    --plain-base) plain_base=1; shift ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     *) die "unknown option $1 (try --help)" ;;
   esac
 done
 [ "$(id -u)" = 0 ] || die "run as root (mmdebstrap --mode=root, chroot, file ownership in the image)"
-need_cmds mmdebstrap sfdisk mkfs.vfat mcopy mkfs.ext4 file node npm
 if [ -n "$pubkey" ]; then
   ssh-keygen -l -f "$pubkey" >/dev/null 2>&1 || die "$pubkey is not an SSH public key"
 fi
+
+if [ -n "$base_image" ]; then
+  # Real-rig path: no Debian root file system, no emulation; the given image is the OS.
+  need_cmds sfdisk debugfs e2fsck resize2fs mcopy mdir file node npm xz
+  [ -f "$base_image" ] || die "$base_image: no such file"
+  mkdir -p "$out"
+  export TIMINGS_FILE="$out/timings-base.txt"
+  : >"$TIMINGS_FILE"
+  t_all=$(now_s)
+  t=$(now_s)
+  log "stage 2: PiClaw for linux/arm64 from $src"
+  "$here/lib/app.sh" "$src" "$out/work/app" $clean_build
+  record_timing app $(($(now_s) - t))
+  t=$(now_s)
+  log "stage 3: customising $base_image"
+  "$here/lib/customise.sh" "$base_image" "$out/work/app" "$src" "$out/work" "$out/piclaw-base-arm64.img" "$pubkey"
+  record_timing customise $(($(now_s) - t))
+  rm -rf "$out/work"
+  record_timing build-total $(($(now_s) - t_all))
+  log "done: $out/piclaw-base-arm64.img — flash it with the Raspberry Pi Imager (\"Use custom\") or dd"
+  exit 0
+fi
+need_cmds mmdebstrap sfdisk mkfs.vfat mcopy mkfs.ext4 file node npm
 ensure_binfmt_arm64
 
 mkdir -p "$out"
@@ -58,6 +89,17 @@ if [ -n "$rebuild_rootfs" ] || [ ! -f "$base.ok" ]; then
 else
   log "stage 1: cached $base"
   record_timing rootfs-cached $(($(now_s) - t))
+fi
+
+if [ -n "$plain_base" ]; then
+  t=$(now_s)
+  log "stage 3: the stand-in base image (Debian without PiClaw and Node)"
+  mkdir -p "$out/work/no-app"
+  PLAIN_BASE=1 "$here/lib/assemble.sh" "$base" "$out/work/no-app" "$src" "$out/work" "$out/standin-base-arm64.img" "$pubkey"
+  record_timing standin-image $(($(now_s) - t))
+  rm -rf "$out/work"
+  log "done: $out/standin-base-arm64.img (try: build.sh --base $out/standin-base-arm64.img)"
+  exit 0
 fi
 
 # Stage 2: PiClaw built on the host.

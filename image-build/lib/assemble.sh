@@ -8,7 +8,8 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$here/common.sh"
 
 base="$1" app="$2" repo="$3" work="$4" image="$5" pubkey="${6:-}"
-overlay="$here/../overlay"
+overlay="$here/../overlay"                 # PiClaw's own files (also what --base adds)
+os_overlay="$here/../overlay-debian"       # the Debian image's OS files (fstab, networkd, names)
 unit="$repo/systemd/piclaw.service"
 [ -f "$unit" ] || die "$unit is missing (the image installs the project's own unit as-is)"
 
@@ -16,23 +17,40 @@ root="$work/rootfs"
 rm -rf "$root"
 mkdir -p "$work"
 cp -a "$base" "$root"
-cp -a "$overlay/." "$root/"
-cp -a "$app" "$root/opt/piclaw"
-install -m 644 "$unit" "$root/etc/systemd/system/piclaw.service"
-mkdir -p "$root/opt/piclaw/image-build"
-cp "$here/../README.md" "$root/opt/piclaw/image-build/README.md"
-
-# The unit must start what this image installs.
-grep -q '^ExecStart=.*/opt/piclaw/' "$unit" || log "warning: $unit ExecStart does not point into /opt/piclaw"
-
+cp -a "$os_overlay/." "$root/"
 in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 "$@"; }
-# The service user: no login, no password, the groups that reach GPIO/PWM, the camera and UARTs.
-in_root sh -c 'getent group gpio >/dev/null || groupadd --system gpio'
-in_root sh -c 'getent passwd piclaw >/dev/null || useradd --system --user-group --home-dir /var/lib/piclaw --no-create-home --shell /usr/sbin/nologin --groups gpio,video,dialout piclaw'
-in_root install -d -o piclaw -g piclaw -m 750 /var/lib/piclaw
 in_root usermod -p '*' root
 in_root systemctl enable --quiet systemd-networkd systemd-resolved systemd-timesyncd avahi-daemon ssh \
-  piclaw-firstboot.service piclaw-firstboot-secrets.service piclaw.service
+  fake-hwclock-load.service fake-hwclock-save.timer
+
+if [ -n "${PLAIN_BASE:-}" ]; then
+  # Stand-in for a Raspberry Pi OS Lite base (the --base test): the OS without PiClaw and without Node
+  # (Raspberry Pi OS Lite ships no nodejs), so `build.sh --base` has to add both.
+  rm -f "$root/usr/bin/node" "$root/usr/bin/nodejs"
+  echo raspberrypi >"$root/etc/hostname"
+  sed -i 's/piclaw/raspberrypi/' "$root/etc/hosts"
+else
+  cp -a "$overlay/." "$root/"
+  cp -a "$app" "$root/opt/piclaw"
+  install -m 644 "$unit" "$root/etc/systemd/system/piclaw.service"
+  mkdir -p "$root/opt/piclaw/image-build"
+  cp "$here/../README.md" "$root/opt/piclaw/image-build/README.md"
+  # The unit must start what this image installs.
+  grep -q '^ExecStart=.*/opt/piclaw/' "$unit" || log "warning: $unit ExecStart does not point into /opt/piclaw"
+
+  # The service user: no login, no password, the groups that reach GPIO/PWM, the camera and UARTs.
+  in_root sh -c 'getent group gpio >/dev/null || groupadd --system gpio'
+  in_root sh -c 'getent passwd piclaw >/dev/null || useradd --system --user-group --home-dir /var/lib/piclaw --no-create-home --shell /usr/sbin/nologin --groups gpio,video,dialout piclaw'
+  in_root install -d -o piclaw -g piclaw -m 750 /var/lib/piclaw
+  in_root systemctl enable --quiet piclaw-firstboot.service piclaw-firstboot-secrets.service \
+    piclaw-boot-settings.service piclaw-network-status.service piclaw.service
+  # The Imager's older format runs `systemd.run=/boot/firstrun.sh` from cmdline.txt (see the script).
+  install -m 755 "$here/boot-firstrun.sh" "$root/boot/firstrun.sh"
+fi
+# The Pi has no RTC: until NTP answers, the clock starts from the newest of fake-hwclock's saved time
+# and systemd's epoch (the mtime of /usr/lib/clock-epoch); both are the build time on a fresh card.
+date -u '+%Y-%m-%d %H:%M:%S' >"$root/etc/fake-hwclock.data"
+touch "$root/usr/lib/clock-epoch"
 ln -sfn /run/systemd/resolve/stub-resolv.conf "$root/etc/resolv.conf"
 
 if [ -n "$pubkey" ]; then
@@ -62,6 +80,7 @@ cat >"$work/authorized_keys" <<'KEYS'
 # to root's authorized_keys at every boot. There is no password login.
 KEYS
 mcopy -o -i "$boot_img" "$work/authorized_keys" ::/authorized_keys
+[ -n "${PLAIN_BASE:-}" ] || mcopy -o -i "$boot_img" "$here/piclaw.txt" ::/piclaw.txt
 find "$root/boot/firmware" -mindepth 1 -delete
 
 # --- Root partition: content + 25% + 256 MiB headroom (first boot grows it to the card).

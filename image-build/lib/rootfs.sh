@@ -13,6 +13,10 @@ mirror="${2:-http://deb.debian.org/debian}"
 # Kept small: what the appliance runs (node, ssh, mDNS, networking, time) plus the boot chain.
 # socat: the simulated rig's GRBL board sits behind a pty pair (src/sim/gantry/pty-pair.ts; without
 # socat it falls back to python3, which is far bigger).
+# Wi-Fi from the boot partition (piclaw-boot-settings): wpa_supplicant driven by systemd-networkd,
+# the regulatory database (the country code) and the Pi's Broadcom Wi-Fi firmware. fake-hwclock: the
+# Pi has no RTC, so the clock starts from the last saved time, not 1970/the kernel's build date.
+# locales + tzdata: the Imager's locale and time zone.
 packages=(
   systemd-sysv udev dbus kmod systemd-resolved systemd-timesyncd
   initramfs-tools zstd linux-image-arm64 raspi-firmware
@@ -21,6 +25,8 @@ packages=(
   openssh-server avahi-daemon libnss-mdns
   fdisk e2fsprogs
   iproute2 iputils-ping curl less
+  wpasupplicant wireless-regdb firmware-brcm80211
+  fake-hwclock locales tzdata
 )
 include="$(IFS=,; echo "${packages[*]}")"
 

@@ -14,12 +14,10 @@ import { SimControlServer } from "../sim/control.js";
 import type { SimRig } from "../sim/rig.js";
 import { removeStaleTempFiles } from "../util/atomic-file.js";
 import type { Clock } from "../util/clock.js";
-import { DashboardAuth } from "../web/auth.js";
 import type { Dashboard } from "../web/dashboard.js";
-import { agentApiRoutes, writeCliToken } from "./agent-api.js";
 import { AgentStack, POLL_FRAME_WIDTH } from "./agent-stack.js";
-import { calibrationApiRoutes } from "./calibration-api.js";
 import type { LoadedConfig } from "./config/load.js";
+import { daemonApiAccess, daemonApiRoutes, healthz, originReason } from "./daemon-api.js";
 import { createDaemonDashboard, dashboardSessionSources } from "./dashboard-sources.js";
 import { createRigStack, rigLabel } from "./hardware-rig-stack.js";
 import { daemonRequestPolicy } from "./http-policy.js";
@@ -27,9 +25,7 @@ import { daemonLockPath, InstanceLock } from "./instance-lock.js";
 import { type Notifier, SystemdNotifier } from "./notify.js";
 import { PhoneToolStack } from "./phone-stack.js";
 import { describeReadiness, Readiness } from "./readiness.js";
-import { rigApiRoutes } from "./rig-api.js";
 import type { RigStack } from "./rig-stack.js";
-import { setupRoutes } from "./setup/routes.js";
 import { SetupWizard, type SetupWizardDeps } from "./setup/wizard.js";
 import { simRoutes } from "./sim-routes.js";
 import { Watchdog, watchdogPingIntervalMs } from "./watchdog.js";
@@ -239,20 +235,13 @@ export class Daemon {
     }
 
     // Who may use the daemon's API (`piclaw run`, `piclaw calibrate`): the dashboard's rules, or the CLI token.
-    const apiAccess = {
-      auth:
-        this.dashboard?.auth ??
-        new DashboardAuth({
-          bindHost: config.server.host,
-          mcp: config.mcp,
-          tokens,
-          localNames: machineNames(),
-          clock: this.clock,
-          loginMs: config.dashboard.loginHours * 3_600_000,
-          trustProxy: config.dashboard.trustProxy,
-        }),
-      cliToken: writeCliToken(stateDir),
-    };
+    const apiAccess = daemonApiAccess({
+      config,
+      stateDir,
+      dashboard: this.dashboard,
+      tokens,
+      clock: this.clock,
+    });
     const wizard = config.dashboard.enabled
       ? new SetupWizard({
           config,
@@ -273,20 +262,11 @@ export class Daemon {
       : null;
     this.http = new HttpService(
       {
-        // 200 only when the tools can act; the state and its reason either way.
-        "/healthz": async () => {
-          const r = this.readiness.snapshot;
-          return json(
-            {
-              status: r.state,
-              ...(r.reason ? { reason: r.reason } : {}),
-              ...(r.detail ? { detail: r.detail } : {}),
-              rig: config.rig.backend,
-              uptimeS: Math.round((this.clock.now() - this.startedAt) / 1000),
-            },
-            r.state === "ready" ? 200 : 503,
-          );
-        },
+        "/healthz": healthz({
+          readiness: this.readiness,
+          backend: config.rig.backend,
+          uptimeS: () => Math.round((this.clock.now() - this.startedAt) / 1000),
+        }),
         ...(rig
           ? simRoutes({ rig, frames: this.startFrames(rig), camera: config.sim.camera, clock: this.clock })
           : {}),
@@ -295,21 +275,16 @@ export class Daemon {
       {
         [MCP_PATH]: (req, res) => mcp.handle(req, res),
         ...this.dashboard?.routes(),
-        ...agentApiRoutes({ agent, ...apiAccess, log: this.log.child("api") }),
-        ...rigApiRoutes({
-          confirmParked,
+        ...daemonApiRoutes({
+          config,
+          access: apiAccess,
+          agent,
           owner: this.owner,
-          priority: config.dashboard.priority,
-          waitLimitMs: config.dashboard.waitLimitMs,
-          ...apiAccess,
-          log: this.log.child("api"),
-        }),
-        ...calibrationApiRoutes({
+          confirmParked,
           calibration: () => phone.calibration,
-          ...apiAccess,
-          log: this.log.child("api"),
+          wizard,
+          log: this.log,
         }),
-        ...(wizard ? setupRoutes({ wizard, ...apiAccess, log: this.log.child("setup") }) : {}),
       },
       {
         policy: daemonRequestPolicy({
@@ -420,9 +395,4 @@ export class Daemon {
     this.lock = null;
     this.log.info("stopped");
   }
-}
-
-/** The degraded reason of a daemon whose rig waits for the operator to confirm the carriage at park. */
-function originReason(why: string): string {
-  return `motion refused until the carriage is confirmed at park: ${why}`;
 }

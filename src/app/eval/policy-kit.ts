@@ -1,3 +1,4 @@
+import type { PhoneTruth } from "../../sim/phone/phone.js";
 import { findRow, type Row } from "./rows.js";
 import type { Decision, Look, Policy } from "./scripted-provider.js";
 
@@ -63,3 +64,27 @@ export function policy(steps: readonly Step[], otherwise: (look: Look) => Decisi
 export function bounded(p: Policy, max: number): Policy {
   return (look) => (look.turn > max ? end("FAIL", "the scripted baseline got lost") : p(look));
 }
+
+/** What a task's check sees after the session: the simulated phone's truth and the outcome. */
+export interface CheckContext {
+  truth: PhoneTruth;
+  status: string;
+  recap: string;
+}
+
+/** One task of `piclaw eval`: words for the agent, the phone it starts with, and how success is judged. */
+export interface EvalTask {
+  id: string;
+  /** What the user asks, exactly as the agent receives it. */
+  prompt: string;
+  /** `sim.phone` settings for this task (locale, notifications). */
+  phone?: Record<string, unknown>;
+  /** null = success, else why not (read from the simulator's truth, never from the agent's words alone). */
+  check(ctx: CheckContext): string | null;
+  /** The scripted listing-only policy (a fresh one per run: policies keep state). */
+  baseline(): Policy;
+}
+
+export const LOCK_EN = ["Swipe up to open", "Enter Passcode"];
+export const MAX_TURNS = 14;
+export const inMessageList = (rows: Row[]) => !!findRow(rows, "Messages") && !findRow(rows, "Clock");

@@ -1,37 +1,28 @@
-import type { PhoneTruth } from "../../sim/phone/phone.js";
-import { bounded, controlBeside, end, lookAndUnlock, openApp, policy, type Step } from "./policy-kit.js";
+import {
+  bounded,
+  type CheckContext,
+  controlBeside,
+  type EvalTask,
+  end,
+  inMessageList,
+  LOCK_EN,
+  lookAndUnlock,
+  MAX_TURNS,
+  openApp,
+  policy,
+  type Step,
+} from "./policy-kit.js";
 import { findRow, type Row } from "./rows.js";
-import type { Policy } from "./scripted-provider.js";
+import { notificationTask, readMessageTask, sendMessageTask } from "./tasks-messages.js";
 
-/** What a task's check sees after the session: the simulated phone's truth and the outcome. */
-export interface CheckContext {
-  truth: PhoneTruth;
-  status: string;
-  recap: string;
-}
+export type { EvalTask } from "./policy-kit.js";
 
-/** One task of `piclaw eval`: words for the agent, the phone it starts with, and how success is judged. */
-export interface EvalTask {
-  id: string;
-  /** What the user asks, exactly as the agent receives it. */
-  prompt: string;
-  /** `sim.phone` settings for this task (locale, notifications). */
-  phone?: Record<string, unknown>;
-  /** null = success, else why not (read from the simulator's truth, never from the agent's words alone). */
-  check(ctx: CheckContext): string | null;
-  /** The scripted listing-only policy (a fresh one per run: policies keep state). */
-  baseline(): Policy;
-}
-
-const LOCK_EN = ["Swipe up to open", "Enter Passcode"];
 const LOCK_ZH = ["向上轻扫以打开", "输入密码"];
-const MAX_TURNS = 14;
 
 const inClock = (rows: Row[]) => !!findRow(rows, "World Clock") && !!findRow(rows, "Stopwatch");
 const inSettings = (rows: Row[], wifi = "Wi-Fi") =>
   !!findRow(rows, wifi) && !!findRow(rows, /^(Bluetooth|蓝牙)$/);
 const inWeather = (rows: Row[]) => !!findRow(rows, "Cupertino") && rows.some((r) => /^-?\d+°$/.test(r.label));
-const inMessageList = (rows: Row[]) => !!findRow(rows, "Messages") && !findRow(rows, "Clock");
 
 const expectApp =
   (app: string) =>
@@ -185,129 +176,6 @@ const weatherTask: EvalTask = {
           openApp("Weather", inWeather),
         ],
         () => end("FAIL", "lost"),
-      ),
-      MAX_TURNS,
-    ),
-};
-
-/** Read Mom's last message in her thread (received bubbles sit on the left). */
-const readMessageTask: EvalTask = {
-  id: "read-message",
-  prompt: "What was the last message Mom sent me in Messages?",
-  check: ({ recap }) =>
-    /see you at 6/i.test(recap) ? null : `the answer "${recap}" is not Mom's last message`,
-  baseline: () => {
-    const inThread = (rows: Row[]) => !!findRow(rows, "Mom") && !!findRow(rows, "iMessage");
-    const read: Step = ({ rows }) => {
-      if (!inThread(rows)) return null;
-      const received = rows
-        .filter((r) => r.kind === "text" && r.box[0] < 0.25 && r.box[1] > 0.12 && r.box[3] < 0.88)
-        .filter((r) => !/^(Mom|iMessage|Delivered|Today.*)$/.test(r.label))
-        .sort((a, b) => b.box[1] - a.box[1]);
-      const last = received[0];
-      return last
-        ? end("DONE", `Mom's last message: "${last.label}"`)
-        : end("FAIL", "no received message found");
-    };
-    const thread: Step = ({ rows }) => {
-      const mom = findRow(rows, "Mom");
-      return inMessageList(rows) && mom
-        ? { note: "open Mom's thread", tool: "tap", args: { bbox: mom.box } }
-        : null;
-    };
-    return bounded(
-      policy(
-        [lookAndUnlock(LOCK_EN), read, thread, openApp("Messages", (r) => inMessageList(r) || inThread(r))],
-        () => end("FAIL", "lost"),
-      ),
-      MAX_TURNS,
-    );
-  },
-};
-
-/** Send a text through the clipboard: the phone has no keyboard the arm can type on in the simulator. */
-const sendMessageTask: EvalTask = {
-  id: "send-message",
-  prompt: 'Send the message "On my way" to Mom.',
-  check: ({ truth }) => {
-    if (!/^Messages: thread with Mom/.test(truth.state)) return `not in Mom's thread (${truth.state})`;
-    return truth.elements.some((e) => e.label === "On my way") ? null : "no bubble saying On my way";
-  },
-  baseline: () => {
-    let copied = false;
-    let sent = false;
-    const inThread = (rows: Row[]) =>
-      !!findRow(rows, "Mom") && !!(findRow(rows, "iMessage") || findRow(rows, "Send"));
-    const compose: Step = ({ rows }) => {
-      if (sent && findRow(rows, "On my way")) return end("DONE", "sent On my way to Mom");
-      if (!inThread(rows)) return null;
-      if (!copied) {
-        copied = true;
-        return {
-          note: "put the text on the clipboard",
-          tool: "send_to_clipboard",
-          args: { text: "On my way" },
-        };
-      }
-      const paste = findRow(rows, "Paste");
-      if (paste) return { note: "paste it", tool: "tap", args: { bbox: paste.box } };
-      const draft = findRow(rows, "On my way");
-      const send = findRow(rows, "Send");
-      if (draft && send) {
-        sent = true;
-        return { note: "send it", tool: "tap", args: { bbox: send.box } };
-      }
-      const field = findRow(rows, "iMessage");
-      if (field)
-        return { note: "open the edit menu on the field", tool: "long_press", args: { bbox: field.box } };
-      return null;
-    };
-    const thread: Step = ({ rows }) => {
-      const mom = findRow(rows, "Mom");
-      return inMessageList(rows) && mom
-        ? { note: "open Mom's thread", tool: "tap", args: { bbox: mom.box } }
-        : null;
-    };
-    return bounded(
-      policy(
-        [
-          lookAndUnlock(LOCK_EN),
-          compose,
-          thread,
-          openApp("Messages", (r) => inMessageList(r) || inThread(r)),
-        ],
-        () => end("FAIL", "lost"),
-      ),
-      MAX_TURNS + 4,
-    );
-  },
-};
-
-const notificationTask: EvalTask = {
-  id: "lock-screen-message",
-  prompt: "Is there a new message? Tell me who sent it and what it says.",
-  phone: { notifications: [{ afterSeconds: 0, from: "Dana Park", text: "The keys are under the mat" }] },
-  check: ({ recap }) =>
-    /dana/i.test(recap) && /keys are under the mat/i.test(recap)
-      ? null
-      : `the answer "${recap}" misses sender or text`,
-  baseline: () =>
-    bounded(
-      policy(
-        [
-          ({ rows, turn }) => (turn === 1 || rows.length === 0 ? { note: "look", tool: "peek" } : null),
-          ({ rows }) => {
-            const from = findRow(rows, "Dana Park");
-            if (!from) return null;
-            const below = rows
-              .filter(
-                (r) => r.kind === "text" && r.box[1] >= from.box[3] - 0.005 && r.box[1] < from.box[3] + 0.05,
-              )
-              .sort((a, b) => a.box[1] - b.box[1])[0];
-            return end("DONE", `Dana Park wrote: "${below?.label ?? "?"}"`);
-          },
-        ],
-        () => end("IDLE", "no new message on the screen"),
       ),
       MAX_TURNS,
     ),
