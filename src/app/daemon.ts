@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import type { ChatProvider } from "../agent/provider.js";
 import { PhoneBridge } from "../bridge/bridge.js";
 import { machineNames } from "../http/host-guard.js";
-import { HttpService, json } from "../http/server.js";
+import { HttpService } from "../http/server.js";
 import type { Logger } from "../log/logger.js";
 import { tokenFilePath } from "../mcp/config.js";
 import { createMcpEndpoint, MCP_PATH, type McpEndpoint } from "../mcp/endpoint.js";

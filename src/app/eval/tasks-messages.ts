@@ -1,6 +1,5 @@
 import {
   bounded,
-  type CheckContext,
   type EvalTask,
   end,
   inMessageList,
