@@ -7,12 +7,15 @@ import { IPHONE_61, type PhoneGeometry } from "../../shared/phone-model.js";
 import { rasterize, svgDocument } from "../../sim/phone/render.js";
 import type { ScreenElement } from "../../sim/types.js";
 import { type Random, seededRandom } from "../../util/random.js";
+import { iosScreen } from "./ios-screens.js";
 import { randomLayout } from "./layout.js";
 import { randomPhone } from "./phone-walk.js";
+import { chance } from "./pick.js";
 
 /**
  * Synthetic training screens for the UI-element detector: half from the simulated phone in random
- * states, half random layouts. Each screen is a PNG of the flat (unrectified-camera-free) screen plus
+ * states; of the other half, two thirds iOS-style screens at real metrics (keyboards, dial pad,
+ * switches, symbols, wallpapers; ios-screens.ts) and one third random layouts (layout.ts). Each screen is a PNG of the flat (unrectified-camera-free) screen plus
  * its labelled boxes; the photo treatment (perspective, blur, glare, moiré, JPEG…) is applied by the
  * training recipe in models/icon-detector/.
  */
@@ -42,6 +45,12 @@ export function scaledGeometry(width: number): PhoneGeometry {
     ...IPHONE_61,
     screenPx: { width: Math.round(width), height: Math.round(IPHONE_61.screenPt.height * k) },
   };
+}
+
+/** A Home-button iPhone (375×667 pt) drawn at `width` pixels wide. */
+function classicGeometry(width: number): PhoneGeometry {
+  const screenPt = { width: 375, height: 667 };
+  return { ...IPHONE_61, screenPt, screenPx: { width, height: Math.round((667 / 375) * width) } };
 }
 
 /** Elements at least `minPx` on each side, in pixels; everything else (specks, slivers) is dropped. */
@@ -83,9 +92,14 @@ export async function syntheticScreen(
     const image = await phone.renderScreen();
     return { image, source: "phone", boxes: toPixelBoxes(phone.truth().elements, width, height) };
   }
-  const scene = randomLayout(rng, fonts, geometry.screenPt.width, geometry.screenPt.height);
-  const image = await rasterize(svgDocument(scene.body(), geometry), geometry);
-  return { image, source: "layout", boxes: toPixelBoxes(scene.truth(), width, height) };
+  // Two in three of the non-phone screens are iOS-style screens at real metrics (ios-screens.ts), a
+  // quarter of those on a Home-button phone (375×667 pt, 16:9), as many public screenshots are.
+  const ios = chance(rng, 0.65);
+  const g = ios && chance(rng, 0.25) ? classicGeometry(geometry.screenPx.width) : geometry;
+  const { width: W, height: H } = g.screenPt;
+  const scene = ios ? iosScreen(rng, fonts, W, H) : randomLayout(rng, fonts, W, H);
+  const image = await rasterize(svgDocument(scene.body(), g), g);
+  return { image, source: "layout", boxes: toPixelBoxes(scene.truth(), image.width, image.height) };
 }
 
 export interface DatasetOptions {
