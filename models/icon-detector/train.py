@@ -235,6 +235,8 @@ def main():
     ap.add_argument("--cache", default="work/prep.pkl", help="prepared-data cache ('' = none)")
     ap.add_argument("--init", default="", help="start from this exported ONNX model's weights (warmstart.py)")
     ap.add_argument("--lr", type=float, default=2e-3, help="peak learning rate")
+    ap.add_argument("--batch-seed", type=int, default=0, help="seed of the batch order when not --seed (a second stage sees other screens first)")
+    ap.add_argument("--skip-init-eval", action="store_true", help="do not score the --init model on the held-out screens")
     ap.add_argument("--train-screens", type=int, default=N_TRAIN, help="screens to train on (then 300 held-out clean, 200 camera-style)")
     args = ap.parse_args()
     torch.manual_seed(args.seed)
@@ -247,7 +249,7 @@ def main():
     print(f"model: {params} parameters", flush=True)
     if args.init:
         print(f"warm start: {load_onnx_weights(model, args.init)} convolutions from {args.init}", flush=True)
-    info = train(model, train_set, args.seconds, args.seed, lr=args.lr, steps=args.steps, frozen_bn=bool(args.init))
+    info = train(model, train_set, args.seconds, args.batch_seed or args.seed, lr=args.lr, steps=args.steps, frozen_bn=bool(args.init))
     if args.init:
         info["init"] = os.path.basename(args.init)
     info["lr"] = args.lr
@@ -272,7 +274,7 @@ def main():
         "torch": torch.__version__,
         "threads": args.threads,
     }
-    if args.init:  # the starting model on the same held-out screens, for comparison
+    if args.init and not args.skip_init_eval:  # the starting model on the same held-out screens, for comparison
         base = Detector(len(CLASSES))
         load_onnx_weights(base, args.init)
         base_wrapper = ExportWrapper(base.eval(), IN_H, IN_W).eval()

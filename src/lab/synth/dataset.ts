@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import sharp from "sharp";
@@ -78,19 +79,20 @@ export function toPixelBoxes(
   return out;
 }
 
-/** Screen number `index` of the data set seeded with `seed` (each screen has its own stream). */
-export async function syntheticScreen(
-  seed: number,
-  index: number,
-  fonts: FontBook,
-  geometry: PhoneGeometry,
-): Promise<SyntheticScreen> {
+/** A screen's labels and size, with its (costly) rasterization left for later. */
+interface PlannedScreen {
+  source: SyntheticScreen["source"];
+  boxes: LabelledBox[];
+  render(): Promise<RawImage>;
+}
+
+function planScreen(seed: number, index: number, fonts: FontBook, geometry: PhoneGeometry): PlannedScreen {
   const rng: Random = seededRandom((Math.imul(seed, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca6b)) >>> 0);
   const { width, height } = geometry.screenPx;
   if (rng.next() < 0.5) {
     const { phone } = randomPhone(rng, fonts, geometry);
-    const image = await phone.renderScreen();
-    return { image, source: "phone", boxes: toPixelBoxes(phone.truth().elements, width, height) };
+    const boxes = toPixelBoxes(phone.truth().elements, width, height);
+    return { source: "phone", boxes, render: () => phone.renderScreen() };
   }
   // Two in three of the non-phone screens are iOS-style screens at real metrics (ios-screens.ts), a
   // quarter of those on a Home-button phone (375×667 pt, 16:9), as many public screenshots are.
@@ -98,8 +100,19 @@ export async function syntheticScreen(
   const g = ios && chance(rng, 0.25) ? classicGeometry(geometry.screenPx.width) : geometry;
   const { width: W, height: H } = g.screenPt;
   const scene = ios ? iosScreen(rng, fonts, W, H) : randomLayout(rng, fonts, W, H);
-  const image = await rasterize(svgDocument(scene.body(), g), g);
-  return { image, source: "layout", boxes: toPixelBoxes(scene.truth(), image.width, image.height) };
+  const boxes = toPixelBoxes(scene.truth(), g.screenPx.width, g.screenPx.height);
+  return { source: "layout", boxes, render: () => rasterize(svgDocument(scene.body(), g), g) };
+}
+
+/** Screen number `index` of the data set seeded with `seed` (each screen has its own stream). */
+export async function syntheticScreen(
+  seed: number,
+  index: number,
+  fonts: FontBook,
+  geometry: PhoneGeometry,
+): Promise<SyntheticScreen> {
+  const plan = planScreen(seed, index, fonts, geometry);
+  return { image: await plan.render(), source: plan.source, boxes: plan.boxes };
 }
 
 export interface DatasetOptions {
@@ -111,6 +124,8 @@ export interface DatasetOptions {
   /** Rendered screen width in pixels (height follows the phone's aspect). */
   width: number;
   fonts: FontBook;
+  /** Keep PNGs already in `outDir` (same seed and width) and only recompute their labels. */
+  resume?: boolean;
   onProgress?: (done: number) => void;
 }
 
@@ -120,22 +135,25 @@ export async function writeDataset(opts: DatasetOptions): Promise<string> {
   await mkdir(join(opts.outDir, "images"), { recursive: true });
   const entries: unknown[] = [];
   for (let i = opts.start; i < opts.start + opts.count; i++) {
-    const s = await syntheticScreen(opts.seed, i, opts.fonts, geometry);
+    const s = planScreen(opts.seed, i, opts.fonts, geometry);
     const file = `images/${String(i).padStart(6, "0")}.png`;
-    const png = await sharp(s.image.data, {
-      raw: { width: s.image.width, height: s.image.height, channels: s.image.channels },
-    })
-      .removeAlpha()
-      .png({ compressionLevel: 3 })
-      .toBuffer();
-    await writeFile(join(opts.outDir, file), png);
-    entries.push({
-      file,
-      width: s.image.width,
-      height: s.image.height,
-      source: s.source,
-      boxes: s.boxes.map((b) => [...b.box, b.cls]),
-    });
+    const path = join(opts.outDir, file);
+    let size: { width: number; height: number };
+    if (opts.resume && existsSync(path)) {
+      const meta = await sharp(path).metadata();
+      size = { width: meta.width ?? 0, height: meta.height ?? 0 };
+    } else {
+      const image = await s.render();
+      const png = await sharp(image.data, {
+        raw: { width: image.width, height: image.height, channels: image.channels },
+      })
+        .removeAlpha()
+        .png({ compressionLevel: 3 })
+        .toBuffer();
+      await writeFile(path, png);
+      size = { width: image.width, height: image.height };
+    }
+    entries.push({ file, ...size, source: s.source, boxes: s.boxes.map((b) => [...b.box, b.cls]) });
     opts.onProgress?.(i - opts.start + 1);
   }
   const labels = join(opts.outDir, `labels-${String(opts.start).padStart(6, "0")}.json`);
