@@ -41,6 +41,15 @@ if [ -n "$init_commit" ]; then
   init_args=(--init "$work/init.onnx" --lr "$lr")
 fi
 cd "$here"
+if [ -n "$init_commit" ]; then
+  # Two stages, as for the committed model: 1,200 s at lr 1e-3 from the first model, then 780 s at
+  # lr 5e-4 from that (other batch order, same prepared screens) into the real output.
+  mkdir -p "$work/stage1"
+  "$py" train.py --data "$work/data" --out "$work/stage1" --seconds "$budget" --threads 2 --seed "$seed" \
+    --train-screens "$((screens - 500))" "${init_args[@]}" --skip-init-eval
+  init_args=(--init "$work/stage1/piclaw-ui-detector.onnx" --lr "${LR2:-0.0005}" --batch-seed "$((seed + 1))")
+  budget="${SECONDS_BUDGET2:-780}"
+fi
 "$py" train.py --data "$work/data" --out "$here" --seconds "$budget" --threads 2 --seed "$seed" \
   --train-screens "$((screens - 500))" "${init_args[@]}"
 cd "$root" && npx biome format --write models/icon-detector/metrics.json >/dev/null # house JSON style
