@@ -25,6 +25,7 @@ from PIL import Image
 from evaluate import evaluate_split
 from model import STRIDE, Detector, ExportWrapper
 from photo import camera_treatment, letterbox
+from warmstart import freeze_batchnorm, load_onnx_weights
 
 CLASSES = ["icon", "text", "control"]
 IN_W, IN_H = 288, 640
@@ -94,37 +95,37 @@ def prep_one(job):
     return chw, hm.astype(np.float16), reg.astype(np.float16), wt.astype(np.float16), boxes, cls, entry["source"]
 
 
-def prep(data, seed, threads, cache):
+def prep(data, seed, threads, cache, n_train=N_TRAIN):
     """Prepared screens, from `cache` (a pickle under work/) when it was made from the same data and seed."""
     import pickle
 
     labels = sorted(glob.glob(os.path.join(data, "labels-*.json")))
-    stamp = [seed, [(f, os.path.getmtime(f)) for f in labels]]
+    stamp = [seed, n_train, [(f, os.path.getmtime(f)) for f in labels]]
     if cache and os.path.exists(cache):
         with open(cache, "rb") as f:
             saved = pickle.load(f)
         if saved["stamp"] == stamp:
             return saved["sets"]
-    sets = _prep(data, seed, threads)
+    sets = _prep(data, seed, threads, n_train)
     if cache:
         with open(cache, "wb") as f:
             pickle.dump({"stamp": stamp, "sets": sets}, f, protocol=4)
     return sets
 
 
-def _prep(data, seed, threads):
+def _prep(data, seed, threads, n_train):
     screens = load_labels(data)
-    need = N_TRAIN + N_VAL + N_CAM
+    need = n_train + N_VAL + N_CAM
     if len(screens) < need:
         raise SystemExit(f"need {need} screens in {data}, found {len(screens)}")
     rng = np.random.default_rng(seed)
     jobs = []
     for i, e in enumerate(screens[:need]):
-        camera = bool(rng.random() < 0.5) if i < N_TRAIN else i >= N_TRAIN + N_VAL
+        camera = bool(rng.random() < 0.5) if i < n_train else i >= n_train + N_VAL
         jobs.append((data, e, camera, seed * 1_000_003 + i))
     with Pool(threads) as pool:
         out = pool.map(prep_one, jobs, chunksize=16)
-    return out[:N_TRAIN], out[N_TRAIN : N_TRAIN + N_VAL], out[N_TRAIN + N_VAL :]
+    return out[:n_train], out[n_train : n_train + N_VAL], out[n_train + N_VAL :]
 
 
 def focal_loss(logits, target):
@@ -167,8 +168,11 @@ def batch_tensors(items):
     return img, hm, reg, wt
 
 
-def train(model, train_set, seconds, seed, batch=8, lr=2e-3, steps=0):
-    """Train for `seconds` of wall time, or exactly `steps` steps when given (reruns independent of load)."""
+def train(model, train_set, seconds, seed, batch=8, lr=2e-3, steps=0, frozen_bn=False):
+    """Train for `seconds` of wall time, or exactly `steps` steps when given (reruns independent of load).
+
+    `frozen_bn`: keep BatchNorm statistics fixed (a warm start from an exported model, see warmstart.py).
+    """
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     rng = np.random.default_rng(seed)
     t0 = time.time()
@@ -176,6 +180,8 @@ def train(model, train_set, seconds, seed, batch=8, lr=2e-3, steps=0):
     order = rng.permutation(len(train_set))
     pos = 0
     model.train()
+    if frozen_bn:
+        freeze_batchnorm(model)
     while True:
         frac = step / steps if steps else (time.time() - t0) / seconds
         if frac >= 1:
@@ -227,16 +233,26 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--steps", type=int, default=0, help="train exactly this many steps instead of --seconds")
     ap.add_argument("--cache", default="work/prep.pkl", help="prepared-data cache ('' = none)")
+    ap.add_argument("--init", default="", help="start from this exported ONNX model's weights (warmstart.py)")
+    ap.add_argument("--lr", type=float, default=2e-3, help="peak learning rate")
+    ap.add_argument("--batch-seed", type=int, default=0, help="seed of the batch order when not --seed (a second stage sees other screens first)")
+    ap.add_argument("--skip-init-eval", action="store_true", help="do not score the --init model on the held-out screens")
+    ap.add_argument("--train-screens", type=int, default=N_TRAIN, help="screens to train on (then 300 held-out clean, 200 camera-style)")
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)  # torch starts with one thread here; the machine is shared
     t0 = time.time()
-    train_set, val_set, cam_set = prep(args.data, args.seed, args.threads, args.cache)
+    train_set, val_set, cam_set = prep(args.data, args.seed, args.threads, args.cache, args.train_screens)
     print(f"prep: {len(train_set)} train, {len(val_set)} val, {len(cam_set)} camera-style in {time.time() - t0:.0f} s", flush=True)
     model = Detector(len(CLASSES))
     params = sum(p.numel() for p in model.parameters())
     print(f"model: {params} parameters", flush=True)
-    info = train(model, train_set, args.seconds, args.seed, steps=args.steps)
+    if args.init:
+        print(f"warm start: {load_onnx_weights(model, args.init)} convolutions from {args.init}", flush=True)
+    info = train(model, train_set, args.seconds, args.batch_seed or args.seed, lr=args.lr, steps=args.steps, frozen_bn=bool(args.init))
+    if args.init:
+        info["init"] = os.path.basename(args.init)
+    info["lr"] = args.lr
     os.makedirs(os.path.join(args.out, "work"), exist_ok=True)
     torch.save(model.state_dict(), os.path.join(args.out, "work", "model.pt"))
     onnx_path = os.path.join(args.out, "piclaw-ui-detector.onnx")
@@ -258,9 +274,18 @@ def main():
         "torch": torch.__version__,
         "threads": args.threads,
     }
+    if args.init and not args.skip_init_eval:  # the starting model on the same held-out screens, for comparison
+        base = Detector(len(CLASSES))
+        load_onnx_weights(base, args.init)
+        base_wrapper = ExportWrapper(base.eval(), IN_H, IN_W).eval()
+        metrics["init_model"] = {
+            "model": os.path.basename(args.init),
+            "heldout_synthetic": evaluate_split(base_wrapper, val_set, CLASSES),
+            "heldout_camera_style": evaluate_split(base_wrapper, cam_set, CLASSES),
+        }
     with open(os.path.join(args.out, "metrics.json"), "w") as f:
         json.dump(metrics, f, indent=2)
-    print(json.dumps({k: metrics[k] for k in ("params", "onnx_bytes", "training", "heldout_synthetic", "heldout_camera_style")}, indent=1))
+    print(json.dumps({k: metrics[k] for k in ("params", "onnx_bytes", "training", "heldout_synthetic", "heldout_camera_style", "init_model") if k in metrics}, indent=1))
 
 
 if __name__ == "__main__":

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import sharp from "sharp";
@@ -7,12 +8,15 @@ import { IPHONE_61, type PhoneGeometry } from "../../shared/phone-model.js";
 import { rasterize, svgDocument } from "../../sim/phone/render.js";
 import type { ScreenElement } from "../../sim/types.js";
 import { type Random, seededRandom } from "../../util/random.js";
+import { iosScreen } from "./ios-screens.js";
 import { randomLayout } from "./layout.js";
 import { randomPhone } from "./phone-walk.js";
+import { chance } from "./pick.js";
 
 /**
  * Synthetic training screens for the UI-element detector: half from the simulated phone in random
- * states, half random layouts. Each screen is a PNG of the flat (unrectified-camera-free) screen plus
+ * states; of the other half, two thirds iOS-style screens at real metrics (keyboards, dial pad,
+ * switches, symbols, wallpapers; ios-screens.ts) and one third random layouts (layout.ts). Each screen is a PNG of the flat (unrectified-camera-free) screen plus
  * its labelled boxes; the photo treatment (perspective, blur, glare, moiré, JPEG…) is applied by the
  * training recipe in models/icon-detector/.
  */
@@ -44,6 +48,12 @@ export function scaledGeometry(width: number): PhoneGeometry {
   };
 }
 
+/** A Home-button iPhone (375×667 pt) drawn at `width` pixels wide. */
+function classicGeometry(width: number): PhoneGeometry {
+  const screenPt = { width: 375, height: 667 };
+  return { ...IPHONE_61, screenPt, screenPx: { width, height: Math.round((667 / 375) * width) } };
+}
+
 /** Elements at least `minPx` on each side, in pixels; everything else (specks, slivers) is dropped. */
 export function toPixelBoxes(
   elements: ScreenElement[],
@@ -69,6 +79,31 @@ export function toPixelBoxes(
   return out;
 }
 
+/** A screen's labels and size, with its (costly) rasterization left for later. */
+interface PlannedScreen {
+  source: SyntheticScreen["source"];
+  boxes: LabelledBox[];
+  render(): Promise<RawImage>;
+}
+
+function planScreen(seed: number, index: number, fonts: FontBook, geometry: PhoneGeometry): PlannedScreen {
+  const rng: Random = seededRandom((Math.imul(seed, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca6b)) >>> 0);
+  const { width, height } = geometry.screenPx;
+  if (rng.next() < 0.5) {
+    const { phone } = randomPhone(rng, fonts, geometry);
+    const boxes = toPixelBoxes(phone.truth().elements, width, height);
+    return { source: "phone", boxes, render: () => phone.renderScreen() };
+  }
+  // Two in three of the non-phone screens are iOS-style screens at real metrics (ios-screens.ts), a
+  // quarter of those on a Home-button phone (375×667 pt, 16:9), as many public screenshots are.
+  const ios = chance(rng, 0.65);
+  const g = ios && chance(rng, 0.25) ? classicGeometry(geometry.screenPx.width) : geometry;
+  const { width: W, height: H } = g.screenPt;
+  const scene = ios ? iosScreen(rng, fonts, W, H) : randomLayout(rng, fonts, W, H);
+  const boxes = toPixelBoxes(scene.truth(), g.screenPx.width, g.screenPx.height);
+  return { source: "layout", boxes, render: () => rasterize(svgDocument(scene.body(), g), g) };
+}
+
 /** Screen number `index` of the data set seeded with `seed` (each screen has its own stream). */
 export async function syntheticScreen(
   seed: number,
@@ -76,16 +111,8 @@ export async function syntheticScreen(
   fonts: FontBook,
   geometry: PhoneGeometry,
 ): Promise<SyntheticScreen> {
-  const rng: Random = seededRandom((Math.imul(seed, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca6b)) >>> 0);
-  const { width, height } = geometry.screenPx;
-  if (rng.next() < 0.5) {
-    const { phone } = randomPhone(rng, fonts, geometry);
-    const image = await phone.renderScreen();
-    return { image, source: "phone", boxes: toPixelBoxes(phone.truth().elements, width, height) };
-  }
-  const scene = randomLayout(rng, fonts, geometry.screenPt.width, geometry.screenPt.height);
-  const image = await rasterize(svgDocument(scene.body(), geometry), geometry);
-  return { image, source: "layout", boxes: toPixelBoxes(scene.truth(), width, height) };
+  const plan = planScreen(seed, index, fonts, geometry);
+  return { image: await plan.render(), source: plan.source, boxes: plan.boxes };
 }
 
 export interface DatasetOptions {
@@ -97,6 +124,8 @@ export interface DatasetOptions {
   /** Rendered screen width in pixels (height follows the phone's aspect). */
   width: number;
   fonts: FontBook;
+  /** Keep PNGs already in `outDir` (same seed and width) and only recompute their labels. */
+  resume?: boolean;
   onProgress?: (done: number) => void;
 }
 
@@ -106,22 +135,25 @@ export async function writeDataset(opts: DatasetOptions): Promise<string> {
   await mkdir(join(opts.outDir, "images"), { recursive: true });
   const entries: unknown[] = [];
   for (let i = opts.start; i < opts.start + opts.count; i++) {
-    const s = await syntheticScreen(opts.seed, i, opts.fonts, geometry);
+    const s = planScreen(opts.seed, i, opts.fonts, geometry);
     const file = `images/${String(i).padStart(6, "0")}.png`;
-    const png = await sharp(s.image.data, {
-      raw: { width: s.image.width, height: s.image.height, channels: s.image.channels },
-    })
-      .removeAlpha()
-      .png({ compressionLevel: 3 })
-      .toBuffer();
-    await writeFile(join(opts.outDir, file), png);
-    entries.push({
-      file,
-      width: s.image.width,
-      height: s.image.height,
-      source: s.source,
-      boxes: s.boxes.map((b) => [...b.box, b.cls]),
-    });
+    const path = join(opts.outDir, file);
+    let size: { width: number; height: number };
+    if (opts.resume && existsSync(path)) {
+      const meta = await sharp(path).metadata();
+      size = { width: meta.width ?? 0, height: meta.height ?? 0 };
+    } else {
+      const image = await s.render();
+      const png = await sharp(image.data, {
+        raw: { width: image.width, height: image.height, channels: image.channels },
+      })
+        .removeAlpha()
+        .png({ compressionLevel: 3 })
+        .toBuffer();
+      await writeFile(path, png);
+      size = { width: image.width, height: image.height };
+    }
+    entries.push({ file, ...size, source: s.source, boxes: s.boxes.map((b) => [...b.box, b.cls]) });
     opts.onProgress?.(i - opts.start + 1);
   }
   const labels = join(opts.outDir, `labels-${String(opts.start).padStart(6, "0")}.json`);

@@ -3,6 +3,7 @@ import type { AppId } from "../../sim/phone/state.js";
 import { circle, line, rect } from "../../sim/phone/svg.js";
 import type { Random } from "../../util/random.js";
 import { chance, hsl, pick, uniform, vivid } from "./pick.js";
+import { symbolSvg } from "./symbols.js";
 
 /**
  * Icons for synthetic layouts: the phone's own app icons, random "app-like" icons (coloured rounded
@@ -143,8 +144,19 @@ const GLYPHS: readonly Glyph[] = [
     line(s / 2, s * 0.72, s / 2, s * 0.94, c, w),
 ];
 
-/** A bare line glyph of `size` at (x, y) in colour `color`. */
-export function lineGlyph(rng: Random, x: number, y: number, size: number, color: string): string {
+/**
+ * A bare glyph of `size` at (x, y) in colour `color`: one of the heavier simulator-style glyphs above
+ * or, two times in three, a thin iOS-style symbol (symbols.ts) with cut-outs in `knock`.
+ */
+export function lineGlyph(
+  rng: Random,
+  x: number,
+  y: number,
+  size: number,
+  color: string,
+  knock = "#ffffff",
+): string {
+  if (chance(rng, 0.67)) return symbolSvg(rng, x, y, size, color, knock);
   const g = pick(rng, GLYPHS);
   const w = Math.max(1.2, size * uniform(rng, 0.07, 0.12));
   return `<g transform="translate(${x.toFixed(2)} ${y.toFixed(2)})">${g(size, color, w)}</g>`;
@@ -167,5 +179,5 @@ export function tileIcon(
       : rect({ x, y, w: size, h: size }, bg, size * uniform(rng, 0.18, 0.26));
   const inner = size * uniform(rng, 0.5, 0.66);
   const off = (size - inner) / 2;
-  return tile + lineGlyph(rng, x + off, y + off, inner, fg);
+  return tile + lineGlyph(rng, x + off, y + off, inner, fg, bg);
 }

@@ -1,15 +1,12 @@
 import type { FontBook } from "../../shared/fonts.js";
-import { type Ctx, METRICS } from "../../sim/phone/context.js";
+import { METRICS } from "../../sim/phone/context.js";
 import { ellipsize, Scene } from "../../sim/phone/scene.js";
 import { homeIndicator, navBar, notch, statusBar } from "../../sim/phone/screens/chrome.js";
-import { initialState } from "../../sim/phone/state.js";
-import { STRINGS } from "../../sim/phone/strings.js";
 import { chevron, rect, toggleSwitch } from "../../sim/phone/svg.js";
 import { DARK, LIGHT, type Theme } from "../../sim/phone/theme.js";
-import { wallTime } from "../../sim/phone/time-format.js";
 import type { Random } from "../../util/random.js";
 import { lineGlyph, tileIcon } from "./glyphs.js";
-import { type Env, id, text } from "./layout-env.js";
+import { chromeCtx, type Env, id, text } from "./layout-env.js";
 import { bottomTabs, card, keypad, segmented } from "./layout-more.js";
 import { chance, hsl, pick, randInt, uniform, vivid } from "./pick.js";
 import { sentence, shortLabel, valueText } from "./words.js";
@@ -22,19 +19,7 @@ import { sentence, shortLabel, valueText } from "./words.js";
  * toggle is a `control`, free text is `text` (one element per line), icons and badges are `icon`.
  */
 
-const NOOP_NAV: Ctx["nav"] = {
-  openApp: () => {},
-  goHome: () => {},
-  back: () => false,
-  openThread: () => {},
-  passcodeDigit: () => {},
-  passcodeDelete: () => {},
-  passcodeCancel: () => {},
-  forceQuit: () => {},
-  showPasscode: () => {},
-};
-
-function randomTheme(rng: Random): Theme {
+export function randomTheme(rng: Random): Theme {
   const base = chance(rng, 0.4) ? DARK : LIGHT;
   const tint = vivid(rng);
   if (chance(rng, 0.5)) return { ...base, tint };
@@ -59,7 +44,7 @@ function largeTitle(env: Env, y: number): number {
   return y + size + 14;
 }
 
-function searchField(env: Env, y: number): number {
+export function searchField(env: Env, y: number): number {
   const { t, W, rng } = env;
   const r = { x: 16, y, w: W - 32, h: randInt(rng, 32, 44) };
   const label = shortLabel(rng, env.locale);
@@ -89,7 +74,7 @@ function badge(env: Env, x: number, y: number): void {
   );
 }
 
-function iconGrid(env: Env, y: number, maxY: number): number {
+export function iconGrid(env: Env, y: number, maxY: number): number {
   const { rng, W, t } = env;
   const cols = randInt(rng, 3, 5);
   const size = Math.min(randInt(rng, 42, 68), (W - 40) / cols - 14);
@@ -119,7 +104,7 @@ function iconGrid(env: Env, y: number, maxY: number): number {
   return bottom + 8;
 }
 
-function toolbar(env: Env, y: number): number {
+export function toolbar(env: Env, y: number): number {
   const { rng, W, t } = env;
   const n = randInt(rng, 2, 6);
   const size = randInt(rng, 20, 30);
@@ -137,7 +122,7 @@ function toolbar(env: Env, y: number): number {
 
 type RowStyle = "chevron" | "toggle" | "plain" | "value";
 
-function listRows(env: Env, y: number, maxY: number): number {
+export function listRows(env: Env, y: number, maxY: number): number {
   const { rng, W, t, scene } = env;
   const style = pick<RowStyle>(rng, ["chevron", "toggle", "plain", "value"]);
   const rowH = style === "plain" ? randInt(rng, 56, 72) : randInt(rng, 44, 52);
@@ -184,7 +169,7 @@ function listRows(env: Env, y: number, maxY: number): number {
   return y + n * rowH + randInt(rng, 16, 36);
 }
 
-function buttons(env: Env, y: number): number {
+export function buttons(env: Env, y: number): number {
   const { rng, W, t, scene } = env;
   const n = randInt(rng, 1, 3);
   const h = randInt(rng, 34, 52);
@@ -220,7 +205,7 @@ function buttons(env: Env, y: number): number {
   return y + (stacked ? n * (h + gap) : h + gap) + 12;
 }
 
-function paragraph(env: Env, y: number, maxY: number): number {
+export function paragraph(env: Env, y: number, maxY: number): number {
   const { rng, W, t } = env;
   const size = randInt(rng, 13, 20);
   const lead = Math.round(size * uniform(rng, 1.3, 1.6));
@@ -239,26 +224,7 @@ export function randomLayout(rng: Random, fonts: FontBook, W: number, H: number)
   const locale = chance(rng, 0.5) ? "en" : "zh";
   const t = randomTheme(rng);
   const env: Env = { rng, scene, locale, t, W, seq: 0 };
-  const state = initialState(locale, 0);
-  state.toggles.darkMode = t.dark;
-  state.batteryPercent = randInt(rng, 5, 100);
-  state.toggles.wifi = chance(rng, 0.8);
-  const now = Date.UTC(2026, 0, 1) + randInt(rng, 0, 1440) * 60_000;
-  const ctx: Ctx = {
-    fonts,
-    s: STRINGS[locale],
-    locale,
-    theme: t,
-    state,
-    nowMs: now,
-    wall: wallTime(now, 0),
-    utcOffsetMinutes: 0,
-    W,
-    H,
-    ptPerMm: 1,
-    nav: NOOP_NAV,
-    passcodeLength: 4,
-  };
+  const ctx = chromeCtx(rng, fonts, locale, t, W, H);
   const wallpaper = chance(rng, 0.12);
   scene.draw(rect({ x: 0, y: 0, w: W, h: H }, wallpaper ? "url(#wall)" : t.bg));
   let y = METRICS.statusBarH + 6;
