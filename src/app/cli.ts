@@ -33,6 +33,9 @@ export async function main(argv: string[]): Promise<number> {
       type: { type: "string" },
       description: { type: "string" },
       context: { type: "string" },
+      json: { type: "boolean" },
+      camera: { type: "boolean" },
+      homography: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -151,6 +154,15 @@ export async function main(argv: string[]): Promise<number> {
             (r) => r.ok,
             () => false,
           )),
+      });
+    }
+    case "listing": {
+      const loaded = await load();
+      const { listingCommand } = await import("./commands/listing.js");
+      return listingCommand(positionals.slice(1), values, {
+        config: loaded.config,
+        clock: systemClock,
+        write,
       });
     }
     case "version":
