@@ -101,22 +101,32 @@ try {
   process.stdout.write(
     `in-process pipeline time per screen: median ${(ms[Math.floor(ms.length / 2)] ?? 0).toFixed(0)} ms\n`,
   );
-  let peek: { n: number; totals: number[]; cpuMsMedian: number; peakRssMb: number } | null = null;
+  let peek: { n: number; medianMs: number; cpuMsMedian: number; peakRssMb: number } | null = null;
   if (peekCount > 0) {
     // The appliance's malloc settings (systemd unit), as bench/vision.ts measures.
     const env = { ...process.env, MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "4194304" };
     const script = new URL("./vision-peek.js", import.meta.url).pathname;
-    peek = JSON.parse(execFileSync(process.execPath, [script, peekDir, "2"], { encoding: "utf8", env }));
-    if (peek) {
-      const sorted = [...peek.totals].sort((a, b) => a - b);
-      const median = sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-      process.stdout.write(
-        `peek path (${mode}, ${Math.min(peekCount, set.samples.length)} inputs × 2 rounds, own process): median ${median.toFixed(0)} ms (goal ≤ 300), CPU ${peek.cpuMsMedian.toFixed(0)} ms per peek, peak RSS ${peek.peakRssMb.toFixed(0)} MB (goal ≤ 300)\n`,
-      );
-    }
+    const raw = JSON.parse(
+      execFileSync(process.execPath, [script, peekDir, "2"], { encoding: "utf8", env }),
+    ) as {
+      n: number;
+      totals: number[];
+      cpuMsMedian: number;
+      peakRssMb: number;
+    };
+    const sorted = [...raw.totals].sort((a, b) => a - b);
+    peek = {
+      n: raw.n,
+      medianMs: sorted[Math.floor(sorted.length / 2)] ?? Number.NaN,
+      cpuMsMedian: raw.cpuMsMedian,
+      peakRssMb: raw.peakRssMb,
+    };
+    process.stdout.write(
+      `peek path (${mode}, ${Math.min(peekCount, set.samples.length)} inputs × 2 rounds, own process): median ${peek.medianMs.toFixed(0)} ms (goal ≤ 300), CPU ${peek.cpuMsMedian.toFixed(0)} ms per peek, peak RSS ${peek.peakRssMb.toFixed(0)} MB (goal ≤ 300)\n`,
+    );
   }
   process.stdout.write(
-    `${JSON.stringify({ mode, dirs, screens: summary.screens, skipped: set.skipped.length, summary, peek: peek && { n: peek.n, cpuMsMedian: peek.cpuMsMedian, peakRssMb: peek.peakRssMb } })}\n`,
+    `${JSON.stringify({ mode, dirs, screens: summary.screens, skipped: set.skipped.length, summary, peek })}\n`,
   );
 } finally {
   rmSync(peekDir, { recursive: true, force: true });
