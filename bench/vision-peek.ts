@@ -6,39 +6,66 @@ import { FontBook } from "../src/shared/fonts.js";
 import type { Mat3 } from "../src/shared/homography.js";
 import { IPHONE_61 } from "../src/shared/phone-model.js";
 import { createVision } from "../src/vision/create.js";
+import { DEFAULT_VISION_OPTIONS, VisionPipeline } from "../src/vision/pipeline.js";
 
 /**
  * The peek path alone, in a process of its own so its resident memory is the appliance's, not the
  * simulator's: camera JPEG → decode → rectify → OCR + detector → listing → annotated JPEG.
- * Usage: node dist/bench/vision-peek.js DIR [rounds] — DIR holds NNN.jpg + NNN.json ({screenToCamera}).
+ * Usage: node dist/bench/vision-peek.js DIR [rounds] — DIR holds NNN.jpg + NNN.json ({screenToCamera},
+ * optionally screenPx when the filmed screen is not the 6.1-inch phone's); an NNN.png or NNN.jpg without
+ * a .json beside it is a screenshot, read by `fromScreenshot` (no rectification).
  * Prints one JSON line: per-stage medians, all totals, the process's CPU time per peek (all threads;
  * steadier than wall time on a shared machine), peak RSS.
  */
 const dir = process.argv[2];
 if (!dir) throw new Error("usage: vision-peek DIR [rounds]");
 const rounds = Math.max(1, Number(process.argv[3] ?? 1));
-const frames = readdirSync(dir)
-  .filter((f) => f.endsWith(".jpg"))
+interface PeekInput {
+  bytes: Buffer;
+  /** Camera frame: its homography and the filmed screen's size; absent for a screenshot. */
+  camera?: { h: Mat3; screenPx?: { width: number; height: number } };
+}
+const frames: PeekInput[] = readdirSync(dir)
+  .filter((f) => /\.(jpg|png)$/.test(f))
   .sort()
-  .map((f) => ({
-    jpeg: readFileSync(join(dir, f)),
-    h: (JSON.parse(readFileSync(join(dir, f.replace(/\.jpg$/, ".json")), "utf8")) as { screenToCamera: Mat3 })
-      .screenToCamera,
-  }));
+  .map((f) => {
+    const meta = join(dir, f.replace(/\.(jpg|png)$/, ".json"));
+    const bytes = readFileSync(join(dir, f));
+    if (!existsSync(meta)) return { bytes };
+    const m = JSON.parse(readFileSync(meta, "utf8")) as {
+      screenToCamera: Mat3;
+      screenPx?: { width: number; height: number };
+    };
+    return { bytes, camera: { h: m.screenToCamera, ...(m.screenPx ? { screenPx: m.screenPx } : {}) } };
+  });
 // As the daemon does: libvips' operation cache only holds memory in a process that never repeats an image.
 sharp.cache(false);
 const config = parseConfig({});
 const clock = { now: () => performance.now() };
-const vision = await createVision(config, { fonts: new FontBook(), clock, screenPx: IPHONE_61.screenPx });
+const fonts = new FontBook();
+const vision = await createVision(config, { fonts, clock, screenPx: IPHONE_61.screenPx });
+const pipelines = new Map<string, VisionPipeline>();
+const peek = (f: PeekInput) => {
+  if (!f.camera) return vision.pipeline.fromScreenshot(f.bytes);
+  const screenPx = f.camera.screenPx ?? IPHONE_61.screenPx;
+  const key = `${screenPx.width}x${screenPx.height}`;
+  let p = pipelines.get(key);
+  if (!p) {
+    const options = { ...DEFAULT_VISION_OPTIONS, rectifiedWidth: config.vision.rectifiedWidth };
+    p = new VisionPipeline({ ocr: vision.ocr, detector: vision.detector, fonts, clock, screenPx }, options);
+    pipelines.set(key, p);
+  }
+  return p.fromCamera(f.bytes, f.camera.h);
+};
 const first = frames[0];
-if (first) await vision.pipeline.fromCamera(first.jpeg, first.h); // warm-up: first-run allocations
+if (first) await peek(first); // warm-up: first-run allocations
 const totals: number[] = [];
 const cpuMs: number[] = [];
 const stages: Record<string, number[]> = { decode: [], rectify: [], recognise: [], annotate: [] };
 for (let r = 0; r < rounds; r++)
   for (const f of frames) {
     const cpu0 = process.cpuUsage();
-    const v = await vision.pipeline.fromCamera(f.jpeg, f.h);
+    const v = await peek(f);
     const cpu = process.cpuUsage(cpu0);
     cpuMs.push((cpu.user + cpu.system) / 1000);
     totals.push(v.timings.total);

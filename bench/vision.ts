@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseConfig } from "../src/app/config/load.js";
 import { type ScreenScore, scoreScreen, scoreTable } from "../src/lab/eval/evaluate.js";
-import { captureScenario, evalScenarios } from "../src/lab/eval/scenarios.js";
+import { HARSH_OPTICS } from "../src/lab/eval/harsh-optics.js";
+import { captureScenario, evalScenarios, withVariant } from "../src/lab/eval/scenarios.js";
 import { FontBook } from "../src/shared/fonts.js";
 import { IPHONE_61 } from "../src/shared/phone-model.js";
 import { createVision } from "../src/vision/create.js";
@@ -12,7 +13,8 @@ import { createVision } from "../src/vision/create.js";
 /**
  * Vision bench: (1) the peek path time per frame (median of ≥20) and peak RSS, measured in a child
  * process that holds only the vision models; (2) accuracy on generated screens (recall at IoU ≥ 0.5,
- * CER) as a table by locale, camera variant and screen. Never fails on numbers.
+ * CER) as a table by locale, camera variant and screen; (3) the same screens and poses again under harsh
+ * optics (`harsh-optics.ts`), a table of their own. Never fails on numbers.
  * Usage: `node dist/bench/vision.js [screens]` (default 50).
  */
 export async function visionBench(screens = 50): Promise<string[]> {
@@ -59,11 +61,25 @@ export async function visionBench(screens = 50): Promise<string[]> {
     const scores: ScreenScore[] = [];
     for (const c of captures)
       scores.push(scoreScreen(c, await vision.pipeline.fromCamera(c.frame, c.screenToCamera)));
-    await vision.close();
     out.push(
       `accuracy on ${captures.length} generated camera screens (found = IoU ≥ 0.5 with the truth box):`,
     );
     out.push(scoreTable(scores));
+    const harsh: ScreenScore[] = [];
+    for (const s of withVariant(evalScenarios(screens), "harsh")) {
+      const c = await captureScenario(s, fonts);
+      harsh.push(scoreScreen(c, await vision.pipeline.fromCamera(c.frame, c.screenToCamera)));
+    }
+    await vision.close();
+    out.push(
+      `harsh optics, the same ${harsh.length} screens and poses (camera ${HARSH_OPTICS.extraHeightMm} mm higher, lens blur ${HARSH_OPTICS.baseBlurPx} px, autofocus error ${HARSH_OPTICS.autofocusErrorDioptres} D; goal recall ≥ 90%):`,
+    );
+    out.push(
+      scoreTable(harsh)
+        .split("\n")
+        .filter((l) => !l.startsWith("| variant="))
+        .join("\n"),
+    );
     return out;
   } finally {
     rmSync(dir, { recursive: true, force: true });

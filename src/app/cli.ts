@@ -37,6 +37,8 @@ export async function main(argv: string[]): Promise<number> {
       task: { type: "string" },
       json: { type: "boolean" },
       verbose: { type: "boolean", short: "v" },
+      camera: { type: "boolean" },
+      homography: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -160,6 +162,15 @@ export async function main(argv: string[]): Promise<number> {
       // A running daemon is found by its lock (as `piclaw calibrate` does), ready or not: it holds the port.
       return rigCommand(sub, values, loaded, {
         log: processLogger("warn", "auto", process.env, process.stderr),
+        write,
+      });
+    }
+    case "listing": {
+      const loaded = await load();
+      const { listingCommand } = await import("./commands/listing.js");
+      return listingCommand(positionals.slice(1), values, {
+        config: loaded.config,
+        clock: systemClock,
         write,
       });
     }

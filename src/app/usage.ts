@@ -16,6 +16,13 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
       --screen FILE         the phone's own screen as PNG
       --width N --height N  frame size (default: sim.camera.width/height)
 `,
+  listing: `  listing IMAGE…            print the listing the agent would read for phone screenshots (no rig, no daemon)
+      --json                one JSON line per image: { "image", "entries": [ { "id", "kind", "label",
+                            "box": [l,t,r,b], "conf", … } ] }
+      --camera --homography FILE
+                            the images are camera frames; FILE holds { "screenToCamera": [9 numbers] }
+                            or is a calibration bundle (<stateDir>/calibration/bundle.json)
+`,
   config: `  config validate [FILE]    check a config file and print the problems
   config show               print the effective config (secrets redacted)
   config doc                print the configuration reference (Markdown)

@@ -8,15 +8,17 @@ import type { PhonePose } from "../../sim/pose.js";
 import type { ScreenElement } from "../../sim/types.js";
 import { ManualClock } from "../../util/clock.js";
 import { type Random, seededRandom } from "../../util/random.js";
+import { harshOptics } from "./harsh-optics.js";
 
 /**
  * Generated evaluation screens for the vision pipeline: the simulated phone in many states (lock,
  * keypad, both home pages, Clock tabs, a running timer, Messages list and thread, Settings, Weather,
  * scrolled lists, a message banner, the app switcher), in English and Chinese, photographed by the
  * simulated camera at random poses with clean, glare, defocus, dim and noisy variants. Deterministic
- * for a seed. Used by the accuracy test and the bench.
+ * for a seed. Used by the accuracy test and the bench. `harsh` (`harsh-optics.ts`) is never drawn by
+ * `evalScenarios`: the bench re-shoots the same screens with it (`withVariant`) for a row of its own.
  */
-export type CameraVariant = "clean" | "glare" | "defocus" | "dim" | "noisy";
+export type CameraVariant = "clean" | "glare" | "defocus" | "dim" | "noisy" | "harsh";
 
 export interface EvalScenario {
   index: number;
@@ -76,6 +78,11 @@ export function evalScenarios(count: number, seed = 1): EvalScenario[] {
       tiltYDeg: between(-1, 1),
     },
   }));
+}
+
+/** The same screens and poses shot with another camera variant (e.g. all of them under harsh optics). */
+export function withVariant(scenarios: readonly EvalScenario[], variant: CameraVariant): EvalScenario[] {
+  return scenarios.map((s) => ({ ...s, variant }));
 }
 
 /** Drive a fresh phone into the scenario's state. */
@@ -156,6 +163,8 @@ function cameraFor(variant: CameraVariant): SimCameraOptions {
       };
     case "noisy":
       return { ...d, noise: 2.5 };
+    case "harsh":
+      return harshOptics(d);
     default:
       return d;
   }

@@ -1,0 +1,133 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { extname, join } from "node:path";
+import { parseArgs } from "node:util";
+import { parseConfig } from "../src/app/config/load.js";
+import { realCameraFrame } from "../src/lab/real/camera.js";
+import { loadRealSet } from "../src/lab/real/dataset.js";
+import { type RealScreenScore, scoreRealScreen } from "../src/lab/real/evaluate.js";
+import { realTables, summariseReal } from "../src/lab/real/report.js";
+import { FontBook } from "../src/shared/fonts.js";
+import { IPHONE_61 } from "../src/shared/phone-model.js";
+import { createVision } from "../src/vision/create.js";
+import { DEFAULT_VISION_OPTIONS, VisionPipeline } from "../src/vision/pipeline.js";
+
+/**
+ * The real-screen evaluation: today's pipeline (`createVision`, as the daemon builds it) on every
+ * labelled screen of one or more dataset directories, scored by `src/lab/real/evaluate.ts` (rules in its
+ * JSDoc and in bench/README.md). Prints the per-kind Markdown tables, one JSON line with the summary,
+ * and the peek path's median time and peak RSS (VmHWM) on these inputs, measured in a process of its
+ * own (`vision-peek.ts`). Never fails on numbers.
+ *
+ *   node dist/bench/real-screens.js [DATASET_DIR…] [--camera] [--harsh] [--misses] [--peek N]
+ *
+ * Default dataset: datasets/real-iphone. Screenshots go through `pipeline.fromScreenshot`; with
+ * `--camera` each screenshot is filmed by the simulated camera (`real/camera.ts`) at the rig's default
+ * pose and read through `pipeline.fromCamera(frame, homography)`; `--harsh` does the same under harsh
+ * optics (`eval/harsh-optics.ts`). `--misses` prints every miss per screen; `--peek N` times N inputs
+ * (default 25; 0 skips).
+ */
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    camera: { type: "boolean" },
+    harsh: { type: "boolean" },
+    misses: { type: "boolean" },
+    peek: { type: "string" },
+  },
+});
+const dirs = positionals.length > 0 ? positionals : ["datasets/real-iphone"];
+const mode = values.harsh ? "camera, harsh optics" : values.camera ? "camera" : "screenshot";
+const camera = values.camera === true || values.harsh === true;
+const peekCount = Math.max(0, Number(values.peek ?? 25));
+
+const set = loadRealSet(dirs);
+for (const s of set.skipped) process.stderr.write(`skipped ${s.path}: ${s.reason}\n`);
+if (set.samples.length === 0) {
+  process.stdout.write(`no labelled screens in ${dirs.join(", ")}\n`);
+  process.exit(0);
+}
+
+const config = parseConfig({});
+const fonts = new FontBook();
+const clock = { now: () => performance.now() };
+const vision = await createVision(config, { fonts, clock, screenPx: IPHONE_61.screenPx });
+/** One pipeline per screen aspect: the rectified image takes the filmed screen's aspect. */
+const pipelines = new Map<string, VisionPipeline>();
+const pipelineFor = (screenPx: { width: number; height: number }): VisionPipeline => {
+  const key = `${screenPx.width}x${screenPx.height}`;
+  let p = pipelines.get(key);
+  if (!p) {
+    p = new VisionPipeline(
+      { ocr: vision.ocr, detector: vision.detector, fonts, clock, screenPx },
+      { ...DEFAULT_VISION_OPTIONS, rectifiedWidth: config.vision.rectifiedWidth },
+    );
+    pipelines.set(key, p);
+  }
+  return p;
+};
+
+const peekDir = mkdtempSync(join(tmpdir(), "piclaw-real-peek-"));
+try {
+  const scores: RealScreenScore[] = [];
+  const ms: number[] = [];
+  for (const [i, sample] of set.samples.entries()) {
+    const bytes = readFileSync(sample.imagePath);
+    const name = String(i).padStart(3, "0");
+    let view: Awaited<ReturnType<VisionPipeline["fromCamera"]>>;
+    if (camera) {
+      const shot = await realCameraFrame(bytes, { harsh: values.harsh === true, seed: 7 + i });
+      view = await pipelineFor(shot.screenPx).fromCamera(shot.frame, shot.screenToCamera);
+      if (i < peekCount) {
+        writeFileSync(join(peekDir, `${name}.jpg`), shot.frame);
+        const h = { screenToCamera: shot.screenToCamera, screenPx: shot.screenPx };
+        writeFileSync(join(peekDir, `${name}.json`), JSON.stringify(h));
+      }
+    } else {
+      view = await vision.pipeline.fromScreenshot(bytes);
+      if (i < peekCount) writeFileSync(join(peekDir, `${name}${extname(sample.imagePath)}`), bytes);
+    }
+    ms.push(view.timings.total);
+    const score = scoreRealScreen(sample.label, view.entries);
+    scores.push(score);
+    if (values.misses && score.misses.length > 0)
+      process.stdout.write(`${sample.label.image}:\n${score.misses.map((m) => `  ${m}`).join("\n")}\n`);
+  }
+  await vision.close();
+  const summary = summariseReal(scores);
+  process.stdout.write(`real screens (${mode}) from ${dirs.join(", ")}: ${realTables(summary)}\n`);
+  ms.sort((a, b) => a - b);
+  process.stdout.write(
+    `in-process pipeline time per screen: median ${(ms[Math.floor(ms.length / 2)] ?? 0).toFixed(0)} ms\n`,
+  );
+  let peek: { n: number; medianMs: number; cpuMsMedian: number; peakRssMb: number } | null = null;
+  if (peekCount > 0) {
+    // The appliance's malloc settings (systemd unit), as bench/vision.ts measures.
+    const env = { ...process.env, MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "4194304" };
+    const script = new URL("./vision-peek.js", import.meta.url).pathname;
+    const raw = JSON.parse(
+      execFileSync(process.execPath, [script, peekDir, "2"], { encoding: "utf8", env }),
+    ) as {
+      n: number;
+      totals: number[];
+      cpuMsMedian: number;
+      peakRssMb: number;
+    };
+    const sorted = [...raw.totals].sort((a, b) => a - b);
+    peek = {
+      n: raw.n,
+      medianMs: sorted[Math.floor(sorted.length / 2)] ?? Number.NaN,
+      cpuMsMedian: raw.cpuMsMedian,
+      peakRssMb: raw.peakRssMb,
+    };
+    process.stdout.write(
+      `peek path (${mode}, ${Math.min(peekCount, set.samples.length)} inputs × 2 rounds, own process): median ${peek.medianMs.toFixed(0)} ms (goal ≤ 300), CPU ${peek.cpuMsMedian.toFixed(0)} ms per peek, peak RSS ${peek.peakRssMb.toFixed(0)} MB (goal ≤ 300)\n`,
+    );
+  }
+  process.stdout.write(
+    `${JSON.stringify({ mode, dirs, screens: summary.screens, skipped: set.skipped.length, summary, peek })}\n`,
+  );
+} finally {
+  rmSync(peekDir, { recursive: true, force: true });
+}

@@ -1,0 +1,90 @@
+import sharp from "sharp";
+import { type Mat3, mat3Mul } from "../../shared/homography.js";
+import type { RawImage } from "../../shared/image.js";
+import { IPHONE_61, type PhoneGeometry } from "../../shared/phone-model.js";
+import { DEFAULT_SIM_CAMERA_OPTIONS } from "../../sim/camera/options.js";
+import { SimCamera } from "../../sim/camera/sim-camera.js";
+import { simConfigSchema } from "../../sim/config.js";
+import type { ScreenSource } from "../../sim/types.js";
+import { harshOptics } from "../eval/harsh-optics.js";
+
+/**
+ * Camera-style images of real screenshots: the simulated overhead camera (`sim/camera/`) films a phone
+ * whose screen shows the screenshot instead of the simulated phone's own rendering. The seam is the
+ * camera's `ScreenSource`: anything with a geometry and a `renderScreen()`; here the screenshot's pixels
+ * on a 6.1-inch phone whose glass takes the screenshot's aspect (same width, so a 16:9 screenshot lies on
+ * a shorter glass, undistorted). The phone lies at the simulated rig's default pose — where calibration
+ * finds it — and the frame comes with the true screen-fraction → camera-pixel homography (what
+ * calibration estimates), so `pipeline.fromCamera(frame, screenToCamera)` sees the screen as the
+ * product would, and label boxes (screen fractions) need no mapping.
+ */
+
+export interface RealCameraFrame {
+  /** Camera JPEG, `width`×`height` (2304×1296 by default, the rig's stream size). */
+  frame: Buffer;
+  screenToCamera: Mat3;
+  /** The screenshot's size: the phone's screen in pixels (the rectified image takes its aspect). */
+  screenPx: { width: number; height: number };
+}
+
+/** A phone like `IPHONE_61` whose screen is `width`×`height` pixels at the same glass width. */
+export function phoneForScreenshot(width: number, height: number): PhoneGeometry {
+  const base = IPHONE_61;
+  const glassW = base.glassMm.width;
+  const glassH = (glassW * height) / width;
+  const marginY = base.body.heightMm - base.glassMm.height;
+  const bodyH = glassH + marginY;
+  return {
+    ...base,
+    name: `${base.name}-${width}x${height}`,
+    screenPx: { width, height },
+    screenPt: { width: base.screenPt.width, height: Math.round((base.screenPt.width * height) / width) },
+    glassMm: { width: glassW, height: glassH },
+    body: { ...base.body, heightMm: bodyH, screenInsetMm: { x: base.body.screenInsetMm.x, y: marginY / 2 } },
+  };
+}
+
+/** A screen source that always shows one decoded screenshot. */
+class ScreenshotScreen implements ScreenSource {
+  constructor(
+    readonly geometry: PhoneGeometry,
+    private readonly image: RawImage,
+  ) {}
+  async renderScreen(): Promise<RawImage> {
+    return this.image;
+  }
+}
+
+/**
+ * Film `screenshot` (PNG/JPEG bytes) with the simulated camera; `harsh` applies `HARSH_OPTICS`.
+ * Deterministic for a seed (the sensor noise).
+ */
+export async function realCameraFrame(
+  screenshot: Buffer,
+  opts: { harsh?: boolean; seed?: number; width?: number; height?: number } = {},
+): Promise<RealCameraFrame> {
+  const { data, info } = await sharp(screenshot).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const geometry = phoneForScreenshot(info.width, info.height);
+  const source = new ScreenshotScreen(geometry, {
+    width: info.width,
+    height: info.height,
+    channels: 3,
+    data,
+  });
+  const pose = simConfigSchema.parse({}).pose;
+  const camera = new SimCamera({
+    source,
+    pose,
+    camera: opts.harsh ? harshOptics(DEFAULT_SIM_CAMERA_OPTIONS) : DEFAULT_SIM_CAMERA_OPTIONS,
+    seed: opts.seed ?? 7,
+  });
+  const size = { width: opts.width ?? 2304, height: opts.height ?? 1296 };
+  const view = camera.view(size.width, size.height);
+  const frame = await camera.capture(size);
+  const { glassMm } = geometry;
+  return {
+    frame,
+    screenToCamera: mat3Mul(view.glassToPixel, [glassMm.width, 0, 0, 0, glassMm.height, 0, 0, 0, 1]),
+    screenPx: { width: info.width, height: info.height },
+  };
+}
