@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readlinkSync, rmSync } from "node:fs";
 import { PiclawError } from "../../util/errors.js";
 
 /**
@@ -152,6 +152,19 @@ export async function openPtyPair(options: PtyPairOptions = {}): Promise<PtyPair
       child.stdin?.end();
       killGroup("SIGTERM");
       await exited;
+      // The wrapper shell can exit before socat has unlinked its symlinks (seen under load): the
+      // contract says the links are gone after close, so remove those still pointing at our ptys.
+      for (const [link, target] of [
+        [options.linkA, a],
+        [options.linkB, b],
+      ] as const) {
+        if (!link) continue;
+        try {
+          if (readlinkSync(link) === target) rmSync(link, { force: true });
+        } catch {
+          // already removed (or never made)
+        }
+      }
     },
   };
 }
