@@ -29,7 +29,11 @@ export async function createVision(
   }
   const pipeline = new VisionPipeline(
     { ocr, detector, fonts: deps.fonts, clock: deps.clock, screenPx: deps.screenPx },
-    { ...DEFAULT_VISION_OPTIONS, rectifiedWidth: config.vision.rectifiedWidth },
+    {
+      ...DEFAULT_VISION_OPTIONS,
+      rectifiedWidth: config.vision.rectifiedWidth,
+      screenshotWidth: config.vision.screenshotWidth,
+    },
   );
   return {
     pipeline,
