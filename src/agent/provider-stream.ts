@@ -21,7 +21,7 @@ import { SseDecoder, type SseEvent } from "./provider-sse.js";
  */
 
 /** Bytes, for messages: `4194304 bytes (4 MB)`. */
-export function sizeText(bytes: number): string {
+function sizeText(bytes: number): string {
   const mb = bytes / (1024 * 1024);
   return `${bytes} bytes (${mb >= 10 ? Math.round(mb) : Math.round(mb * 10) / 10} MB)`;
 }
@@ -171,7 +171,7 @@ interface PartialCall {
 }
 
 /** Merges chunk events into one reply; throws PiclawError FAULT.* naming the defect. */
-export class ChunkAssembler {
+class ChunkAssembler {
   done = false;
   private chunks = 0;
   private sawChoice = false;

@@ -102,6 +102,7 @@ describe("streamed replies", () => {
     h = await harness({ provider: STREAM });
     h.server.enqueue(closing("DONE", "plain"));
     expect(await h.runner.run(WAKE, signal())).toMatchObject({ status: "DONE", recap: "plain" });
+    expect(h.server.requests[0]?.body.stream).toBe(true);
   });
 });
 
@@ -109,7 +110,7 @@ describe("streams under the same deadlines", () => {
   it("a stream that stalls after some chunks (keep-alives only) fails at timeoutMs ±1 s; the turn is retried", async () => {
     h = await harness({ provider: { ...STREAM, timeoutMs: 2000 } });
     h.server.enqueue(
-      streamed(closing("DONE", "x"), { then: "stall", after: 4, keepAliveMs: 200 }),
+      streamed(closing("DONE", "x"), { ending: "stall", after: 4, keepAliveMs: 200 }),
       streamed(closing("DONE", "ok")),
     );
     const elapsed = timeToRetry(h);
@@ -124,7 +125,7 @@ describe("streams under the same deadlines", () => {
   it("silence between chunks longer than streamIdleMs fails at streamIdleMs ±1 s, well before timeoutMs", async () => {
     h = await harness({ provider: { ...STREAM, timeoutMs: 30_000, streamIdleMs: 1000 } });
     h.server.enqueue(
-      streamed(closing("DONE", "x"), { then: "stall", after: 4 }),
+      streamed(closing("DONE", "x"), { ending: "stall", after: 4 }),
       streamed(closing("DONE", "ok")),
     );
     const elapsed = timeToRetry(h);
@@ -141,7 +142,7 @@ describe("stream failures are classified like whole replies", () => {
     h = await harness({ provider: STREAM });
     h.server.enqueue(
       streamed(turn("look", "peek")),
-      streamed(closing("DONE", "x"), { then: "cut", after: 5 }),
+      streamed(closing("DONE", "x"), { ending: "cut", after: 5 }),
       streamed(closing("DONE", "ok")),
     );
     const outcome = await h.runner.run(WAKE, signal());

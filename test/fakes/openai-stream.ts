@@ -12,8 +12,8 @@ export interface StreamOptions {
   /** Characters per content / arguments fragment (default 4). */
   pieceChars?: number;
   /** What happens after `after` events: the normal end, silence until `stop()`, or a reset. */
-  then?: "done" | "stall" | "cut";
-  /** Events sent before `then` applies (default: all). */
+  ending?: "done" | "stall" | "cut";
+  /** Events sent before `ending` applies (default: all). */
   after?: number;
   /** While stalled, an SSE comment (`: keep-alive`) every this many ms. */
   keepAliveMs?: number;
@@ -86,16 +86,16 @@ export function writeStream(
   hold: (res: ServerResponse) => void,
 ): void {
   res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
-  const then = options.then ?? "done";
-  const sent = events.slice(0, then === "done" ? events.length : (options.after ?? events.length));
+  const ending = options.ending ?? "done";
+  const sent = events.slice(0, ending === "done" ? events.length : (options.after ?? events.length));
   const text = sent.join("");
   const writes = options.writeBytes ? pieces(text, options.writeBytes) : sent;
   for (const w of writes) res.write(w);
-  if (then === "done") {
+  if (ending === "done") {
     res.end();
     return;
   }
-  if (then === "cut") {
+  if (ending === "cut") {
     setImmediate(() => res.socket?.destroy());
     return;
   }
