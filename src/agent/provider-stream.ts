@@ -66,14 +66,9 @@ async function eachChunk(
 
 /**
  * The whole body as text, never more than `maxBytes`: a `Content-Length` over the limit fails
- * before reading, a body without one is cut off as soon as it passes the limit. `onData` is called
- * for each piece received.
+ * before reading, a body without one is cut off as soon as it passes the limit.
  */
-export async function readBoundedText(
-  response: Response,
-  maxBytes: number,
-  onData: () => void = () => undefined,
-): Promise<string> {
+export async function readBoundedText(response: Response, maxBytes: number): Promise<string> {
   const declared = Number(response.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > maxBytes) {
     void response.body?.cancel().catch(() => undefined);
@@ -82,7 +77,6 @@ export async function readBoundedText(
   const pieces: Uint8Array[] = [];
   let total = 0;
   await eachChunk(response, "mid-body", (bytes) => {
-    onData();
     total += bytes.byteLength;
     if (total > maxBytes) throw tooLarge(`the reply passed ${sizeText(total)} and was cut off`, maxBytes);
     pieces.push(bytes);
@@ -109,7 +103,8 @@ export async function readStreamedReply(
   await eachChunk(response, "mid-stream", (bytes) => {
     onData();
     for (const event of sse.push(decoder.decode(bytes, { stream: true }))) assembler.add(event);
-    return assembler.done; // nothing follows [DONE]; a server that holds the connection open is left
+    // Stop at [DONE]: a server that keeps the connection open after it does not hold the turn.
+    return assembler.done;
   });
   if (!assembler.done)
     for (const event of [...sse.push(decoder.decode()), ...sse.end()]) assembler.add(event);
@@ -126,7 +121,7 @@ export function assembleStreamText(text: string, maxBytes: number, newId: () => 
 
 function newDecoder(maxBytes: number): SseDecoder {
   return new SseDecoder(maxBytes, (chars) =>
-    tooLarge(`one stream event passed ${sizeText(chars)}`, maxBytes),
+    tooLarge(`one stream event passed ${chars} characters`, maxBytes),
   );
 }
 

@@ -155,6 +155,19 @@ describe("stream failures are classified like whole replies", () => {
   const sse = (...data: string[]) => data.map((d) => `data: ${d}\n\n`).join("");
   const good = '{"choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":null}]}';
 
+  it("a stream that ends cleanly but early (no finish_reason, no [DONE]) is a cut: the turn is retried", async () => {
+    h = await harness({ provider: STREAM });
+    h.server.enqueue(
+      { kind: "raw", contentType: "text/event-stream", body: sse(good) },
+      streamed(closing("DONE", "ok")),
+    );
+    expect(await h.runner.run(WAKE, signal())).toMatchObject({ status: "DONE", attempts: 1, recap: "ok" });
+    expect(h.ofType("retry")[0]?.reason).toMatch(
+      /cut off mid-stream \(the stream ended after 1 chunks, without data: \[DONE\]\)/,
+    );
+    expect(h.server.requests).toHaveLength(2);
+  });
+
   it("a malformed chunk is named; retried once, twice in a row is fatal", async () => {
     h = await harness({ provider: STREAM });
     const bad: FakeReply = { kind: "raw", contentType: "text/event-stream", body: sse(good, "{not json") };
@@ -243,7 +256,7 @@ describe("a 2xx body size limit (maxReplyBytes)", () => {
     const outcome = await h.runner.run(WAKE, signal());
     expect(outcome.status).toBe("STUCK");
     expect(outcome.recap).toMatch(
-      /one stream event passed \d+ bytes .*over the limit maxReplyBytes = 1048576 bytes/,
+      /one stream event passed \d+ characters, over the limit maxReplyBytes = 1048576 bytes/,
     );
   });
 
