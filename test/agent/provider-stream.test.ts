@@ -138,6 +138,26 @@ describe("streams under the same deadlines", () => {
 });
 
 describe("stream failures are classified like whole replies", () => {
+  it("an HTTP 503 before the stream is retried as without streaming", async () => {
+    h = await harness({ provider: STREAM });
+    h.server.enqueue({ kind: "http", status: 503 }, streamed(closing("DONE", "ok")));
+    expect(await h.runner.run(WAKE, signal())).toMatchObject({ status: "DONE", attempts: 1, recap: "ok" });
+    expect(h.ofType("retry")[0]?.reason).toMatch(/HTTP 503/);
+    expect(h.server.requests.map((r) => r.body.stream)).toEqual([true, true]);
+  });
+
+  it("the caller's signal aborts a stream mid-way: ABORTED at once, not a cut to retry", async () => {
+    h = await harness({ provider: STREAM });
+    h.server.enqueue(streamed(closing("DONE", "x"), { ending: "stall", after: 3 }), closing("DONE", "never"));
+    const controller = new AbortController();
+    h.runner.events.onType("model_request", () => setTimeout(() => controller.abort("shutdown"), 200));
+    const outcome = await h.runner.run(WAKE, controller.signal);
+    expect(outcome).toMatchObject({ status: "ABORTED", attempts: 1, recap: "aborted: shutdown" });
+    expect(h.ofType("retry")).toEqual([]);
+    expect(h.server.requests).toHaveLength(1);
+    expect(h.server.requests[0]?.body.stream).toBe(true);
+  });
+
   it("a reset mid-stream retries the same turn with the same messages", async () => {
     h = await harness({ provider: STREAM });
     h.server.enqueue(
