@@ -9,6 +9,11 @@ const truth = (over: Partial<PhoneTruth>): PhoneTruth => ({
   screenOn: true,
   state: "locked, lock screen",
   elements: [],
+  input: null,
+  dialled: null,
+  call: null,
+  calls: [],
+  sent: [],
   ...over,
 });
 const task = (id: string) => {
