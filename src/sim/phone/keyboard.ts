@@ -121,7 +121,7 @@ export function buildKeyboard(scene: Scene, ctx: Ctx, target: KeyboardTarget): v
   const rows =
     kb.layer === "letters" ? LETTER_ROWS.slice(0, 2) : kb.layer === "numbers" ? NUMBER_ROWS : SYMBOL_ROWS;
   rows.forEach((chars, row) => {
-    Array.from(chars).forEach((ch, i) => charKey(ch, i + (ROW_OFFSET[row] ?? 0.5), row));
+    for (const [i, ch] of Array.from(chars).entries()) charKey(ch, i + (ROW_OFFSET[row] ?? 0.5), row);
   });
   if (kb.layer === "letters") {
     const shiftOn = kb.shift === "once" || kb.shift === "lock" || upper;
@@ -129,7 +129,7 @@ export function buildKeyboard(scene: Scene, ctx: Ctx, target: KeyboardTarget): v
       system: !shiftOn,
       glyph: shiftGlyph(0.65 * p, rowTop(2) + KEYBOARD.capH / 2, c.ink, shiftOn, kb.shift === "lock"),
     });
-    Array.from(LETTER_ROWS[2]).forEach((ch, i) => charKey(ch, i + 2, 2));
+    for (const [i, ch] of Array.from(LETTER_ROWS[2]).entries()) charKey(ch, i + 2, 2);
   } else {
     const other = kb.layer === "numbers" ? "#+=" : "123";
     key(
