@@ -31,37 +31,70 @@ describe("piclaw eval tasks judge by the simulated phone's truth", () => {
   it("an agent that says DONE without doing it fails", () => {
     const locked = truth({});
     for (const id of ["open-clock", "timer-10", "wifi-off", "home-page-2", "send-message", "unlock"])
-      expect(task(id).check({ truth: locked, status: "DONE", recap: "done" }), id).not.toBeNull();
+      expect(
+        task(id).check({ truth: locked, status: "DONE", recap: "done", statuses: ["DONE"] }),
+        id,
+      ).not.toBeNull();
   });
 
   it("passes on the state each task asks for", () => {
     const app = (a: PhoneTruth["app"], state: string) =>
       truth({ screen: "app", app: a, locked: false, state });
     expect(
-      task("open-clock").check({ truth: app("clock", "Clock: timer"), status: "DONE", recap: "" }),
+      task("open-clock").check({
+        truth: app("clock", "Clock: timer"),
+        status: "DONE",
+        recap: "",
+        statuses: ["DONE"],
+      }),
     ).toBeNull();
     expect(
       task("timer-10").check({
         truth: app("clock", "Clock: timer running, 9:58 left"),
         status: "DONE",
         recap: "",
+        statuses: ["DONE"],
       }),
     ).toBeNull();
     const settings = "Settings: Settings page; Airplane Mode off, Wi-Fi off, Bluetooth on";
     expect(
-      task("wifi-off").check({ truth: app("settings", settings), status: "DONE", recap: "" }),
+      task("wifi-off").check({
+        truth: app("settings", settings),
+        status: "DONE",
+        recap: "",
+        statuses: ["DONE"],
+      }),
     ).toBeNull();
     expect(
-      task("bluetooth-off").check({ truth: app("settings", settings), status: "DONE", recap: "" }),
+      task("bluetooth-off").check({
+        truth: app("settings", settings),
+        status: "DONE",
+        recap: "",
+        statuses: ["DONE"],
+      }),
     ).toMatch(/Bluetooth is on/);
     const weather = app("weather", "Weather: Cupertino 21°, Sunny, scrolled 0 pt");
     expect(
-      task("weather-temperature").check({ truth: weather, status: "DONE", recap: "It is 21°" }),
+      task("weather-temperature").check({
+        truth: weather,
+        status: "DONE",
+        recap: "It is 21°",
+        statuses: ["DONE"],
+      }),
     ).toBeNull();
     expect(
-      task("weather-temperature").check({ truth: weather, status: "DONE", recap: "It is 12°" }),
+      task("weather-temperature").check({
+        truth: weather,
+        status: "DONE",
+        recap: "It is 12°",
+        statuses: ["DONE"],
+      }),
     ).not.toBeNull();
-    expect(task("idle-wake").check({ truth: truth({}), status: "IDLE", recap: "" })).toBeNull();
-    expect(task("idle-wake").check({ truth: truth({}), status: "DONE", recap: "" })).toMatch(/not IDLE/);
+    expect(
+      task("idle-wake").check({ truth: truth({}), status: "IDLE", recap: "", statuses: ["IDLE"] }),
+    ).toBeNull();
+    expect(
+      task("idle-wake").check({ truth: truth({}), status: "DONE", recap: "", statuses: ["DONE"] }),
+    ).toMatch(/not IDLE/);
   });
 });
