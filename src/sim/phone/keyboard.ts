@@ -15,7 +15,8 @@ import { path, rect } from "./svg.js";
  * row at pitch p = width / 10 with 6 pt gaps, 42 pt tall caps on a 54 pt row pitch, row 2 offset by
  * p/2, shift 0.1–1.2 p and delete 8.8–9.9 p on row 3, bottom row `123` 0.1–2.3 p, space 2.45–7.55 p,
  * return 7.7–9.9 p; the 123 layer's third row has five punctuation keys 1.4 p wide. Colours are
- * iOS 17's light and dark keyboard (system keys darker than letter keys).
+ * approximations of iOS 17's light and dark keyboards (system keys darker than letter keys), not
+ * sampled from Apple artwork. Both locales show the English (US) keyboard: no pinyin input.
  */
 
 export const KEYBOARD = {
