@@ -32,7 +32,17 @@ describe("piclaw eval tasks judge by the simulated phone's truth", () => {
 
   it("an agent that says DONE without doing it fails", () => {
     const locked = truth({});
-    for (const id of ["open-clock", "timer-10", "wifi-off", "home-page-2", "send-message", "unlock"])
+    for (const id of [
+      "open-clock",
+      "timer-10",
+      "wifi-off",
+      "home-page-2",
+      "send-message",
+      "unlock",
+      "type-message",
+      "dial-number",
+      "wait-for-reply",
+    ])
       expect(
         task(id).check({ truth: locked, status: "DONE", recap: "done", statuses: ["DONE"] }),
         id,
