@@ -62,7 +62,7 @@ describe("the on-screen keyboard", () => {
     expect(phone.truth().input?.text).toBe("HIJk");
   });
 
-  it("sits at the bottom of the screen with 10 keys across, in light and dark and on a Chinese phone", () => {
+  it("sits at the bottom of the screen with 10 keys across, on an English and a Chinese phone", () => {
     for (const locale of ["en", "zh"] as const) {
       const { phone, finger } = inThread({ locale });
       finger.tapId("messages.field");
@@ -77,6 +77,31 @@ describe("the on-screen keyboard", () => {
       // The input bar moved up above the keys.
       expect(el(phone, "messages.field").box[3]).toBeLessThan(q[1]);
     }
+  });
+
+  it("is light on a light phone and dark in Dark Mode", async () => {
+    const shades: number[] = [];
+    for (const dark of [false, true]) {
+      const { phone, finger } = makePhone();
+      finger.unlock(PASSCODE);
+      if (dark) {
+        finger.tapId("home.icon.settings");
+        finger.swipe({ x: 30, y: 110 }, { x: 30, y: 60 }, { durationMs: 1500, steps: 30 });
+        finger.tapId("settings.toggle.darkMode");
+        finger.homeSwipe();
+      }
+      finger.tapId("home.icon.messages");
+      finger.tapId("messages.thread.t0");
+      finger.tapId("messages.field");
+      const img = await phone.renderScreen();
+      // The keyboard's background in the gap between the QuickType bar and the first row of keys.
+      const q = el(phone, "key.Q").box;
+      const x = Math.round(0.5 * img.width);
+      const y = Math.round((q[1] - 0.004) * img.height);
+      shades.push(img.data[(y * img.width + x) * img.channels] ?? -1);
+    }
+    expect(shades[0]).toBeGreaterThan(180);
+    expect(shades[1]).toBeLessThan(70);
   });
 });
 
