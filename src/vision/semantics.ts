@@ -1,5 +1,6 @@
 import type { RgbImage } from "../shared/image.js";
 import { applyDialPad } from "./dial-pad.js";
+import { proposeGlyphs } from "./glyphs.js";
 import { nameIconButtons } from "./icon-shapes.js";
 import { applyKeyboard } from "./keyboard.js";
 import { nameAppIcons } from "./named-icons.js";
@@ -21,6 +22,7 @@ export function applyScreenSemantics(screen: RgbImage, rows: readonly Candidate[
   out = applyKeyboard(out, aspect);
   out = applyDialPad(screen, out);
   out = applySwitches(screen, out);
+  out = [...out, ...proposeGlyphs(screen, out)];
   out = nameAppIcons(out, { aspect });
   out = nameIconButtons(screen, out);
   return out;
