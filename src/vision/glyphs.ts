@@ -1,4 +1,3 @@
-import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
 import type { Candidate } from "./row.js";
 
@@ -122,7 +121,11 @@ function inkMask(img: Work, r: number, t: number): Uint8Array {
       for (let c = 0; c < 3; c++) {
         const s = sums[c] as Float64Array;
         const mean =
-          ((s[y1 * W1 + x1] ?? 0) - (s[y0 * W1 + x1] ?? 0) - (s[y1 * W1 + x0] ?? 0) + (s[y0 * W1 + x0] ?? 0)) / n;
+          ((s[y1 * W1 + x1] ?? 0) -
+            (s[y0 * W1 + x1] ?? 0) -
+            (s[y1 * W1 + x0] ?? 0) +
+            (s[y0 * W1 + x0] ?? 0)) /
+          n;
         if (Math.abs((px[(y * w + x) * 3 + c] ?? 0) - mean) > t) {
           ink[y * w + x] = 1;
           break;
@@ -236,7 +239,7 @@ export function proposeGlyphs(
       g.ids.add(i + 1);
     }
   });
-  const out: Candidate[] = [];
+  const icons: Candidate[] = [];
   for (const { box: g, ids } of groups.values()) {
     const gw = g.x1 - g.x0;
     const gh = g.y1 - g.y0;
@@ -259,10 +262,11 @@ export function proposeGlyphs(
     });
     if (leading) continue;
     const m = marginStats(img, labels, g, ids, Math.round(options.marginPt * pt));
-    if (m.ink > options.maxMarginInk || m.std > options.maxMarginStd || m.contrast < options.minContrast) continue;
-    out.push({ kind: "icon", label: "", box: [g.x0 / w, g.y0 / h, g.x1 / w, g.y1 / h], conf: 0.5 });
+    if (m.ink > options.maxMarginInk || m.std > options.maxMarginStd || m.contrast < options.minContrast)
+      continue;
+    icons.push({ kind: "icon", label: "", box: [g.x0 / w, g.y0 / h, g.x1 / w, g.y1 / h], conf: 0.5 });
   }
-  return out;
+  return icons;
 }
 
 const lumaAt = (px: Float32Array, o: number): number =>
@@ -302,6 +306,7 @@ function marginStats(
   const std = Math.sqrt(Math.max(0, sum2 / Math.max(1, flat) - mean * mean));
   let contrast = 0;
   for (let y = g.y0; y < g.y1; y++)
-    for (let x = g.x0; x < g.x1; x++) contrast = Math.max(contrast, Math.abs(lumaAt(px, (y * w + x) * 3) - mean));
+    for (let x = g.x0; x < g.x1; x++)
+      contrast = Math.max(contrast, Math.abs(lumaAt(px, (y * w + x) * 3) - mean));
   return { ink: ring > 0 ? ink / ring : 1, std, contrast };
 }
