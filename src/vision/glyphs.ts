@@ -7,7 +7,7 @@ import type { Candidate } from "./row.js";
  * — thin strokes 17–28 pt tall inside a 44 × 44 pt hit area (Apple HIG, "Buttons": "a hit region of at
  * least 44x44 pt"; "SF Symbols": symbols align with the text they sit next to, 17 pt body text), set on
  * a plain bar or row colour. So: find ink as local contrast (each pixel against the mean colour of the
- * ~20 pt around it), label its connected components, group the parts of one symbol (the dot and stem of
+ * ~20 pt around it, in luma), label its connected components, group the parts of one symbol (the dot and stem of
  * ⓘ, the three dots of ⋯, the bars of ≡), and keep a group that is symbol-sized (10–36 pt) and alone —
  * no other ink within a margin around it (a photo's texture or a word's next letter is never alone). Ink
  * already explained by a row (OCR text, a detected icon, a key, a switch, the status bar) neither
@@ -22,7 +22,7 @@ export interface GlyphOptions {
   pxPerPt: number;
   /** Half-size of the local-mean window, in points. */
   windowPt: number;
-  /** A pixel is ink when a channel differs from its local mean by more than this (0–255). */
+  /** A pixel is ink when its luma differs from its local mean by more than this (0–255). */
   inkContrast: number;
   /** Parts of one symbol lie within this gap of each other, in points. */
   joinPt: number;
@@ -58,58 +58,51 @@ const SCREEN_PT = 390;
 interface Work {
   w: number;
   h: number;
-  /** Interleaved RGB, float. */
+  /** Luma, one float per pixel. */
   px: Float32Array;
 }
 
-/** Area-average `screen` down to `targetW` pixels wide (never up). */
+/** Area-average `screen`'s luma down to `targetW` pixels wide (never up). */
 function downsample(screen: RgbImage, targetW: number): Work {
   const { width: W, height: H, data } = screen;
   const f = Math.max(1, W / targetW);
   const w = Math.max(1, Math.round(W / f));
   const h = Math.max(1, Math.round(H / f));
-  const px = new Float32Array(w * h * 3);
+  // Column spans once; rows are summed into `acc` then divided.
+  const xs = new Int32Array(w + 1);
+  for (let x = 0; x <= w; x++) xs[x] = Math.min(W, Math.floor(x * f));
+  const px = new Float32Array(w * h);
   for (let y = 0; y < h; y++) {
     const sy0 = Math.floor(y * f);
     const sy1 = Math.max(sy0 + 1, Math.min(H, Math.floor((y + 1) * f)));
     for (let x = 0; x < w; x++) {
-      const sx0 = Math.floor(x * f);
-      const sx1 = Math.max(sx0 + 1, Math.min(W, Math.floor((x + 1) * f)));
-      let r = 0;
-      let g = 0;
-      let b = 0;
-      for (let sy = sy0; sy < sy1; sy++)
-        for (let sx = sx0; sx < sx1; sx++) {
-          const o = (sy * W + sx) * 3;
-          r += data[o] ?? 0;
-          g += data[o + 1] ?? 0;
-          b += data[o + 2] ?? 0;
-        }
-      const n = (sy1 - sy0) * (sx1 - sx0);
-      const o = (y * w + x) * 3;
-      px[o] = r / n;
-      px[o + 1] = g / n;
-      px[o + 2] = b / n;
+      const sx0 = xs[x] as number;
+      const sx1 = Math.max(sx0 + 1, xs[x + 1] as number);
+      let acc = 0;
+      for (let sy = sy0; sy < sy1; sy++) {
+        let o = (sy * W + sx0) * 3;
+        for (let sx = sx0; sx < sx1; sx++, o += 3)
+          acc +=
+            0.299 * (data[o] as number) + 0.587 * (data[o + 1] as number) + 0.114 * (data[o + 2] as number);
+      }
+      px[y * w + x] = acc / ((sy1 - sy0) * (sx1 - sx0));
     }
   }
   return { w, h, px };
 }
 
-/** Ink mask: a channel differs from the mean of the `(2r+1)²` window around the pixel by > `t`. */
+/** Ink mask: luma differs from the mean of the `(2r+1)²` window around the pixel by more than `t`. */
 function inkMask(img: Work, r: number, t: number): Uint8Array {
   const { w, h, px } = img;
   const W1 = w + 1;
-  const sums = [0, 1, 2].map((c) => {
-    const s = new Float64Array(W1 * (h + 1));
-    for (let y = 0; y < h; y++) {
-      let row = 0;
-      for (let x = 0; x < w; x++) {
-        row += px[(y * w + x) * 3 + c] ?? 0;
-        s[(y + 1) * W1 + x + 1] = (s[y * W1 + x + 1] ?? 0) + row;
-      }
+  const s = new Float64Array(W1 * (h + 1));
+  for (let y = 0; y < h; y++) {
+    let row = 0;
+    for (let x = 0; x < w; x++) {
+      row += px[y * w + x] as number;
+      s[(y + 1) * W1 + x + 1] = (s[y * W1 + x + 1] as number) + row;
     }
-    return s;
-  });
+  }
   const ink = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) {
     const y0 = Math.max(0, y - r);
@@ -117,20 +110,13 @@ function inkMask(img: Work, r: number, t: number): Uint8Array {
     for (let x = 0; x < w; x++) {
       const x0 = Math.max(0, x - r);
       const x1 = Math.min(w, x + r + 1);
-      const n = (y1 - y0) * (x1 - x0);
-      for (let c = 0; c < 3; c++) {
-        const s = sums[c] as Float64Array;
-        const mean =
-          ((s[y1 * W1 + x1] ?? 0) -
-            (s[y0 * W1 + x1] ?? 0) -
-            (s[y1 * W1 + x0] ?? 0) +
-            (s[y0 * W1 + x0] ?? 0)) /
-          n;
-        if (Math.abs((px[(y * w + x) * 3 + c] ?? 0) - mean) > t) {
-          ink[y * w + x] = 1;
-          break;
-        }
-      }
+      const mean =
+        ((s[y1 * W1 + x1] as number) -
+          (s[y0 * W1 + x1] as number) -
+          (s[y1 * W1 + x0] as number) +
+          (s[y0 * W1 + x0] as number)) /
+        ((y1 - y0) * (x1 - x0));
+      if (Math.abs((px[y * w + x] as number) - mean) > t) ink[y * w + x] = 1;
     }
   }
   return ink;
@@ -269,9 +255,6 @@ export function proposeGlyphs(
   return icons;
 }
 
-const lumaAt = (px: Float32Array, o: number): number =>
-  0.299 * (px[o] ?? 0) + 0.587 * (px[o + 1] ?? 0) + 0.114 * (px[o + 2] ?? 0);
-
 /**
  * The margin of `margin` pixels around group box `g`: the share of it that is ink of other blobs, the
  * luma spread of its ink-free pixels, and the group's strongest luma difference from their mean.
@@ -296,7 +279,7 @@ function marginStats(
       const l = labels[y * w + x] ?? 0;
       if (l && !ids.has(l)) ink++;
       if (!l) {
-        const v = lumaAt(px, (y * w + x) * 3);
+        const v = px[y * w + x] ?? 0;
         sum += v;
         sum2 += v * v;
         flat++;
@@ -306,7 +289,6 @@ function marginStats(
   const std = Math.sqrt(Math.max(0, sum2 / Math.max(1, flat) - mean * mean));
   let contrast = 0;
   for (let y = g.y0; y < g.y1; y++)
-    for (let x = g.x0; x < g.x1; x++)
-      contrast = Math.max(contrast, Math.abs(lumaAt(px, (y * w + x) * 3) - mean));
+    for (let x = g.x0; x < g.x1; x++) contrast = Math.max(contrast, Math.abs((px[y * w + x] ?? 0) - mean));
   return { ink: ring > 0 ? ink / ring : 1, std, contrast };
 }
