@@ -4,14 +4,15 @@ import type { Candidate } from "./row.js";
 /**
  * A classical proposer for icon-only buttons the UI detector misses: compact, isolated glyph-like ink
  * blobs on a flat background. iOS draws its toolbar, navigation-bar and row-end controls as SF Symbols
- * — thin strokes 17–28 pt tall inside a 44 × 44 pt hit area (Apple HIG, "Buttons": "a hit region of at
- * least 44x44 pt"; "SF Symbols": symbols align with the text they sit next to, 17 pt body text), set on
- * a plain bar or row colour. So: find ink as local contrast (each pixel against the mean colour of the
- * ~20 pt around it, in luma), label its connected components, group the parts of one symbol (the dot and stem of
- * ⓘ, the three dots of ⋯, the bars of ≡), and keep a group that is symbol-sized (10–36 pt) and alone —
- * no other ink within a margin around it (a photo's texture or a word's next letter is never alone). Ink
- * already explained by a row (OCR text, a detected icon, a key, a switch, the status bar) neither
- * groups nor counts against isolation, and a group on such a row is not proposed again.
+ * — thin strokes ~17–28 pt tall inside a hit area of at least 44 × 44 pt (Apple HIG, "Buttons"), set
+ * on a plain bar or row colour. So: find ink as local contrast (each pixel's luma against the mean of
+ * the ~20 pt around it), label its connected components, group the parts of one symbol (the dot and
+ * stem of ⓘ, the three dots of ⋯, the bars of ≡), and keep a group that is symbol-sized (10–36 pt),
+ * not clipped by the screen edge, and alone: within a 6 pt margin around it no other ink (a photo's
+ * texture or a word's next letter is never alone), a flat margin (a bar, not a picture or a map) and
+ * clear contrast with it. A blob whose centre lies on a row (OCR text, a detected icon, a key, a
+ * switch, the status bar) is that row's ink and never joins a group; a group on a row, or leading a
+ * text line (`⚙ General`: the text's row is the target), is not proposed.
  *
  * Sizes are in points, taken as screen width / 390 (iPhones are 320–430 pt wide; a glyph's size in
  * points varies less than that between models).
@@ -34,8 +35,8 @@ export interface GlyphOptions {
   maxMarginInk: number;
   /** The margin's luma spread below ink level: a bar or row is flat, a photo or a map is not. */
   maxMarginStd: number;
-  /** The symbol's strongest luma difference from its margin's mean (SF Symbols' greys and tints
-   * keep ≥ 3:1 contrast with their bar, HIG "Color"; faint map or photo marks do not). */
+  /** The symbol's strongest luma difference from its margin's mean (system greys and tints stand out
+   * from their bar; faint map or photo marks do not). */
   minContrast: number;
 }
 
