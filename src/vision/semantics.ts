@@ -1,5 +1,7 @@
 import type { RgbImage } from "../shared/image.js";
 import { applyDialPad } from "./dial-pad.js";
+import { proposeGlyphs } from "./glyphs.js";
+import { applyIconMemory, type IconMemory } from "./icon-memory.js";
 import { nameIconButtons } from "./icon-shapes.js";
 import { applyKeyboard } from "./keyboard.js";
 import { nameAppIcons } from "./named-icons.js";
@@ -13,15 +15,22 @@ import { findSwitches } from "./switches.js";
  * the status bar becomes one row; a keyboard, then a dial pad, is listed key by key; switches are found
  * in the pixels and named by their row's title; app icons take the name printed under them; icon-only
  * buttons of a recognisable shape are named by it (`icon-shapes.ts`). Each pass
- * drops the raw rows it replaced, so one target is one row.
+ * drops the raw rows it replaced, so one target is one row. With the phone's `memory`, app icons seen
+ * with their names teach it their looks, and unnamed app icons (the dock) take a remembered name.
  */
-export function applyScreenSemantics(screen: RgbImage, rows: readonly Candidate[]): Candidate[] {
+export function applyScreenSemantics(
+  screen: RgbImage,
+  rows: readonly Candidate[],
+  memory?: IconMemory,
+): Candidate[] {
   const aspect = screen.height / Math.max(1, screen.width);
   let out = mergeStatusBar(rows);
   out = applyKeyboard(out, aspect);
   out = applyDialPad(screen, out);
   out = applySwitches(screen, out);
+  out = [...out, ...proposeGlyphs(screen, out)];
   out = nameAppIcons(out, { aspect });
+  if (memory) out = applyIconMemory(screen, out, memory, aspect);
   out = nameIconButtons(screen, out);
   return out;
 }
