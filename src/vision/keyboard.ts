@@ -39,7 +39,7 @@ const ROW_OFFSET = [0.5, 1, 2] as const;
 
 /** Bottom-row words OCR reads, and the key each names (position in pitches). */
 const BOTTOM_WORDS: { re: RegExp; label: string; u: number }[] = [
-  { re: /^(space|空格|スペース)$/i, label: "space", u: 5 },
+  { re: /^(space|空格|スペース|拼音)$/i, label: "space", u: 5 },
   {
     re: /^(return|go|search|send|done|next|join|route|换行|確認|确认|发送|搜索|前往|完成|下一项|改行)$/i,
     label: "return",
@@ -48,6 +48,16 @@ const BOTTOM_WORDS: { re: RegExp; label: string; u: number }[] = [
   { re: /^123$/, label: "123", u: 1.2 },
   { re: /^ABC$/, label: "ABC", u: 1.2 },
 ];
+
+/**
+ * The key a bottom-row word names (`space`, `return`, `123`, `ABC`), or null for any other text. Shared
+ * with the dial pad, whose 3×3 digit grid is also the Chinese 9-key (T9) keyboard's when such words sit
+ * under it.
+ */
+export function bottomRowKey(label: string): string | null {
+  const t = label.trim();
+  return BOTTOM_WORDS.find((w) => w.re.test(t))?.label ?? null;
+}
 
 type Layer = "letters" | "numbers" | "symbols";
 

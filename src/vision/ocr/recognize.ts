@@ -223,10 +223,43 @@ export function ctcConfidence(r: CtcResult): number {
 /** Disclosure chevrons iOS draws at the end of list rows; the recogniser reads them as characters. */
 const CHEVRONS = new Set([">", "〉", "›", "»"]);
 
-/** A decoded line ready for output: text, confidence, and where along the crop the text ends. */
+/**
+ * Icons iOS draws just left of a label, which the recogniser reads as a character of the line when the
+ * text detector boxes them together: the back chevron (`< Back`, `<设置`; also read as `‹`, `〈`, `、`),
+ * the search field's magnifier (`Q Search`), the info symbol (`i VERSION`), close and warning marks,
+ * stars, clock faces (`③ · 8h`) and tag marks (`# swiftui`). Each is cut when a space follows it (the
+ * recogniser's word gap, which a real word's first letter does not have: `Quit`, `#tag`); the chevron-like
+ * ones also without a space, since no label starts with `<`.
+ */
+const LEADING_ICONS = new Set([
+  "<",
+  "‹",
+  "〈",
+  "«",
+  "、",
+  "Q",
+  "i",
+  "×",
+  "✕",
+  "★",
+  "☆",
+  "#",
+  "！",
+  "!",
+  "●",
+  "•",
+]);
+const LEADING_CHEVRONS = new Set(["<", "‹", "〈", "«"]);
+/** Circled digits (①–⑳): a clock or a count badge drawn as an icon, never the start of a label. */
+const CIRCLED = /^[\u2460-\u2473]$/u;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** A decoded line ready for output: text, confidence, and where along the crop the text begins and ends. */
 export interface FinishedText {
   text: string;
   conf: number;
+  /** Left edge of the kept text as a fraction of the crop's width (0 when nothing was cut). */
+  begin?: number;
   /** Right edge of the kept text as a fraction of the crop's width (1 when nothing was cut). */
   end: number;
 }
@@ -257,11 +290,25 @@ export function finishText(
     const shorter = trimEnd((c) => blank(c) || CHEVRONS.has(c));
     if (shorter > start) end = shorter;
   }
+  // A leading icon glyph (`< Back`, `Q Search`): cut, with the box's left edge moved past it.
+  let begin = 0;
+  const colPerStep = r.length > 0 ? paddedWidth / r.length : 0;
+  if (stripChevrons) {
+    const first = r.chars[start] ?? "";
+    let next = start + 1;
+    while (next < end && blank(r.chars[next] ?? "")) next++;
+    const spaced = next > start + 1;
+    const icon = LEADING_CHEVRONS.has(first) || ((LEADING_ICONS.has(first) || CIRCLED.test(first)) && spaced);
+    if (icon && next < end && LETTER_OR_DIGIT.test(r.chars.slice(next, end).join(""))) {
+      const mid = ((r.steps[start] ?? 0) + (r.steps[next] ?? 0)) / 2 + 0.5;
+      begin = Math.max(0, Math.min(1, (mid * colPerStep) / cropWidth));
+      start = next;
+    }
+  }
   // Only a chevron cut moves the edge: trailing spaces take no room in the image.
   const cutChevron = r.chars.slice(end).some((c) => c.trim() !== "");
   let edge = 1;
   if (cutChevron && r.length > 0) {
-    const colPerStep = paddedWidth / r.length;
     const lastKept = r.steps[end - 1] ?? 0;
     const firstCut = r.steps.slice(end).find((_, k) => (r.chars[end + k] ?? "").trim() !== "") ?? lastKept;
     edge = Math.min(1, (((lastKept + firstCut) / 2 + 0.5) * colPerStep) / cropWidth);
@@ -270,6 +317,7 @@ export function finishText(
   return {
     text: r.chars.slice(start, end).join(""),
     conf: scores.reduce((a, b) => a + b, 0) / scores.length,
+    ...(begin > 0 ? { begin } : {}),
     end: edge,
   };
 }
