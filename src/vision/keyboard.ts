@@ -1,4 +1,6 @@
 import type { FracBox } from "../shared/box.js";
+import type { RgbImage } from "../shared/image.js";
+import { systemKeys } from "./keyboard-system-keys.js";
 import type { Candidate } from "./row.js";
 import { boxHeight, boxWidth, centreX, centreY } from "./row.js";
 
@@ -227,37 +229,63 @@ function keysBand(fit: KeyboardFit): FracBox {
   return [0, fit.top - 0.5 * fit.rowPitch, 1, fit.top + 3.5 * fit.rowPitch];
 }
 
+/** Compare a key's label with text read on it: NFKC, no spaces, lower case. */
+const loose = (s: string): string => s.normalize("NFKC").replace(/\s+/g, "").toLowerCase();
+
+/**
+ * Text on a key that is not its label, to keep as its own row: a word (`空格`, `English`, the return
+ * key's `Go` or `换行`) or a CJK sign. A single Latin letter that differs is a misread cap, not kept.
+ */
+const worthKeeping = (text: string, key: string): boolean =>
+  loose(text) !== loose(key) && (Array.from(text.trim()).length >= 2 || /[\u3400-\u9fff]/u.test(text));
+
 /**
  * The rows with a recognised keyboard listed key by key: every key a `[key]` row with its own cap box,
- * and the OCR and detector rows that fell on the keys dropped. Rows unchanged when there is no keyboard.
+ * and the OCR and detector rows that fell on the keys dropped — except text that is not the key's name
+ * (the space bar's `空格` or `English`), which stays a `text` row inside the key, since it is what a
+ * person reads there. With `screen`, the system keys outside the grid (globe/emoji, mic:
+ * `keyboard-system-keys.ts`) are listed too. Rows unchanged when there is no keyboard.
  */
-export function applyKeyboard(rows: readonly Candidate[], aspect: number): Candidate[] {
+export function applyKeyboard(rows: readonly Candidate[], aspect: number, screen?: RgbImage): Candidate[] {
   const fit = fitKeyboard(rows, aspect);
   if (!fit) return [...rows];
   const band = keysBand(fit);
-  const keys = keyboardKeys(fit);
+  const system = systemKeys(screen, rows, fit);
+  let keys = keyboardKeys(fit);
+  // An emoji key in the bottom row leaves `123` its own cap only (0.1–1.2 pitches).
+  if (system.keys.some((k) => Math.abs(centreY(k.box) - (fit.top + 3 * fit.rowPitch)) < 0.4 * fit.rowPitch))
+    keys = keys.map((k) =>
+      k.label === "123" || k.label === "ABC"
+        ? { ...k, box: [fit.left + 0.1 * fit.pitch, k.box[1], fit.left + 1.2 * fit.pitch, k.box[3]] }
+        : k,
+    );
   const conf = Math.min(0.99, 0.6 + 0.04 * fit.anchors);
+  const within = (r: Candidate, k: Key): boolean =>
+    centreX(r.box) > k.box[0] &&
+    centreX(r.box) < k.box[2] &&
+    centreY(r.box) > k.box[1] &&
+    centreY(r.box) < k.box[3];
   const kept = rows.filter((r) => {
+    if (system.used.has(r)) return false;
+    // A symbol key's icon read as a character (the mic as `0`).
+    if (r.kind === "text" && system.keys.some((k) => within(r, k) && !worthKeeping(r.label, k.label)))
+      return false;
     const x = centreX(r.box);
     const y = centreY(r.box);
     if (!(y > band[1] && y < band[3])) return true;
+    if (r.kind === "text" && keys.some((k) => within(r, k) && worthKeeping(r.label, k.label))) return true;
     // A row spanning most of the band's height is not a key glyph (e.g. a sheet behind the keyboard).
     return boxHeight(r.box) > 2 * fit.rowPitch || boxWidth(r.box) > 0.9 || x < 0 || x > 1;
   });
+  // The key's glyph, where OCR read the key's own label on it.
   const read = (k: Key): FracBox | undefined =>
-    rows.find(
-      (r) =>
-        r.kind === "text" &&
-        centreX(r.box) > k.box[0] &&
-        centreX(r.box) < k.box[2] &&
-        centreY(r.box) > k.box[1] &&
-        centreY(r.box) < k.box[3],
-    )?.box;
+    rows.find((r) => r.kind === "text" && within(r, k) && !worthKeeping(r.label, k.label))?.box;
   return [
     ...kept,
     ...keys.map((k): Candidate => {
       const labelBox = read(k);
       return { kind: "key", label: k.label, box: k.box, ...(labelBox ? { labelBox } : {}), conf };
     }),
+    ...system.keys,
   ];
 }

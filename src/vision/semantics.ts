@@ -18,7 +18,7 @@ import { findSwitches } from "./switches.js";
 export function applyScreenSemantics(screen: RgbImage, rows: readonly Candidate[]): Candidate[] {
   const aspect = screen.height / Math.max(1, screen.width);
   let out = mergeStatusBar(rows);
-  out = applyKeyboard(out, aspect);
+  out = applyKeyboard(out, aspect, screen);
   out = applyDialPad(screen, out);
   out = applySwitches(screen, out);
   out = nameAppIcons(out, { aspect });

@@ -254,6 +254,14 @@ const LEADING_CHEVRONS = new Set(["<", "‹", "〈", "«"]);
 const CIRCLED = /^[\u2460-\u2473]$/u;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
+/**
+ * iOS truncates a label that does not fit with an ellipsis (`…`, UILabel's default `byTruncatingTail`);
+ * the recogniser reads its three close dots as two (`Working..`), and no text ends in exactly two dots.
+ */
+function ellipsis(text: string): string {
+  return /[^.]\.\.$/u.test(text) ? `${text.slice(0, -2)}…` : text;
+}
+
 /** A decoded line ready for output: text, confidence, and where along the crop the text begins and ends. */
 export interface FinishedText {
   text: string;
@@ -315,7 +323,7 @@ export function finishText(
   }
   const scores = r.scores.slice(start, end);
   return {
-    text: r.chars.slice(start, end).join(""),
+    text: ellipsis(r.chars.slice(start, end).join("")),
     conf: scores.reduce((a, b) => a + b, 0) / scores.length,
     ...(begin > 0 ? { begin } : {}),
     end: edge,
