@@ -1,6 +1,7 @@
 import type { FracBox } from "../shared/box.js";
 import { luma, type RgbImage } from "../shared/image.js";
 import { bottomRowKey } from "./keyboard.js";
+import { systemKeys } from "./keyboard-system-keys.js";
 import type { Candidate } from "./row.js";
 import { boxHeight, centreX, centreY, contains } from "./row.js";
 
@@ -250,15 +251,14 @@ export function applyDialPad(screen: RgbImage, rows: readonly Candidate[]): Cand
     const y = grid.rows[3];
     const text = rows.find((r) => r.kind === "text" && onCap(r, x, y));
     if (text && Array.from(text.label.trim()).length > 1) continue; // a word there is its own button
+    // The passcode and number pads draw the delete key (⌫, a symbol OCR does not read) in the `#` cell;
+    // the Phone keypad's `#` is a large glyph OCR reads.
+    const backspace = !text && col === 2 && rows.some((r) => r.kind === "icon" && onCap(r, x, y));
     const drawn = !passcode && capContrast(screen, x, y, rx, ry) > 10;
-    if (!text && !drawn) continue;
+    if (!text && !drawn && !backspace) continue;
     const glyph = text?.label.trim();
-    const name =
-      glyph === undefined || glyph === label || glyph === "＊"
-        ? label
-        : /^[x×⌫]$/i.test(glyph)
-          ? "delete"
-          : label;
+    // The `#` cell holds `#` or the delete symbol, which OCR reads as anything (`x`, `⌫`, even `卤`).
+    const name = backspace || (col === 2 && glyph !== undefined && !/^[#＃]$/.test(glyph)) ? "delete" : label;
     if (text) glyphs.add(text);
     keys.push({
       kind: "key",
@@ -285,9 +285,17 @@ export function applyDialPad(screen: RgbImage, rows: readonly Candidate[]): Cand
       bottomKeys.push(box);
       if (label === w.label.trim()) glyphs.add(w);
     }
+  if (t9)
+    for (const k of t9Extras(screen, rows, grid, keys)) {
+      keys.push(k);
+      bottomKeys.push(k.box);
+    }
+  const system = keys.filter((k) => k.label === "mic" || k.label === "globe" || k.label === "emoji");
   const kept = rows.filter(
     (r) =>
       !glyphs.has(r) &&
+      // A system key's symbol read as a character (the mic as `0`) or found as an icon.
+      !system.some((k) => contains(k.box, centreX(r.box), centreY(r.box))) &&
       !(
         r.kind !== "text" &&
         (caps.some((c) => onCap(r, c.x, c.y)) ||
@@ -295,4 +303,40 @@ export function applyDialPad(screen: RgbImage, rows: readonly Candidate[]): Cand
       ),
   );
   return [...kept, ...keys];
+}
+
+/**
+ * The T9 keyboard's keys besides the digits and the bottom-row words: its delete key (an icon between
+ * the space bar and `return`, as in Apple's 9-key pinyin layout) and the globe/emoji and mic keys under
+ * the keyboard (`systemKeys`, with the keyboard spanning the screen's width in ten pitches).
+ */
+function t9Extras(
+  screen: RgbImage,
+  rows: readonly Candidate[],
+  grid: PadGrid,
+  keys: readonly Candidate[],
+): Candidate[] {
+  const out: Candidate[] = [];
+  const y = grid.rows[3];
+  const space = keys.find((k) => k.label === "space");
+  const ret = keys.find((k) => k.label === "return");
+  if (space && ret) {
+    const del = rows.find(
+      (r) =>
+        r.kind === "icon" &&
+        Math.abs(centreY(r.box) - y) < grid.pitchY / 3 &&
+        centreX(r.box) > space.box[2] &&
+        centreX(r.box) < ret.box[0],
+    );
+    if (del) out.push({ kind: "key", label: "delete", box: del.box, conf: 0.8 });
+  }
+  const system = systemKeys(screen, rows, {
+    left: 0,
+    pitch: 0.1,
+    top: y - 3 * grid.pitchY,
+    rowPitch: grid.pitchY,
+  });
+  // Only the strip under the keyboard: the bottom row's own keys are the words above.
+  out.push(...system.keys.filter((k) => centreY(k.box) > y + grid.pitchY / 2));
+  return out;
 }

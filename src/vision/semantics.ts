@@ -1,4 +1,5 @@
 import type { RgbImage } from "../shared/image.js";
+import { applyCalculator } from "./calculator.js";
 import { applyDialPad } from "./dial-pad.js";
 import { nameIconButtons } from "./icon-shapes.js";
 import { applyKeyboard } from "./keyboard.js";
@@ -20,6 +21,7 @@ export function applyScreenSemantics(screen: RgbImage, rows: readonly Candidate[
   let out = mergeStatusBar(rows);
   out = applyKeyboard(out, aspect, screen);
   out = applyDialPad(screen, out);
+  out = applyCalculator(out, aspect);
   out = applySwitches(screen, out);
   out = nameAppIcons(out, { aspect });
   out = nameIconButtons(screen, out);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FracBox } from "../../src/shared/box.js";
 import type { RgbImage } from "../../src/shared/image.js";
+import { applyCalculator } from "../../src/vision/calculator.js";
 import { applyDialPad } from "../../src/vision/dial-pad.js";
 import { applyKeyboard } from "../../src/vision/keyboard.js";
 import { globeOrEmoji } from "../../src/vision/keyboard-system-keys.js";
@@ -138,5 +139,73 @@ describe("globeOrEmoji", () => {
     // Light symbol on a dark keyboard too.
     const darkGlobe = screen(60, 60, 20, (x, y) => (ring(x, y) || Math.abs(y - 30) < 2 ? 230 : null));
     expect(globeOrEmoji(darkGlobe, box)).toBe("globe");
+  });
+});
+
+describe("applyCalculator", () => {
+  // Calculator circles on a 0.235-wide square pitch of a 390×844 screen (aspect 2.16): columns at
+  // 0.15 + 0.235·c, rows at 0.37 + 0.1085·r (0.235 / 2.16).
+  const aspect = 844 / 390;
+  const at = (col: number, row: number, w = 0.02): FracBox => [
+    0.15 + 0.235 * col - w,
+    0.37 + 0.1085 * row - 0.015,
+    0.15 + 0.235 * col + w,
+    0.37 + 0.1085 * row + 0.015,
+  ];
+  const read = ["8", "9", "4", "5", "6", "2", "3"].map((d) => {
+    const row = ["789", "456", "123"].findIndex((r) => r.includes(d));
+    return text(d, at(["789", "456", "123"][row]?.indexOf(d) ?? 0, row + 1));
+  });
+
+  it("lists all nineteen keys from the digits OCR read, C while the display shows a number", () => {
+    const rows = applyCalculator(
+      [text("123.456", [0.3, 0.14, 0.92, 0.21]), ...read, text("x", at(3, 1)), icon(at(0, 4, 0.1))],
+      aspect,
+    );
+    const keys = rows.filter((r) => r.kind === "key");
+    expect(keys.map((k) => k.label).sort()).toEqual(
+      [
+        "C",
+        "+/-",
+        "%",
+        "÷",
+        "7",
+        "8",
+        "9",
+        "×",
+        "4",
+        "5",
+        "6",
+        "-",
+        "1",
+        "2",
+        "3",
+        "+",
+        "0",
+        ".",
+        "=",
+      ].sort(),
+    );
+    // A round 0 (the detector's box one circle wide): `.` beside it and a wide `=`.
+    const key = (l: string) => keys.find((k) => k.label === l)?.box ?? [0, 0, 0, 0];
+    expect(inside(centre(at(0, 4)), key("0"))).toBe(true);
+    expect(inside(centre(at(1, 4)), key("."))).toBe(true);
+    expect(inside([0.62, centre(at(2, 4))[1]], key("="))).toBe(true);
+    // The OCR glyphs and the detector box are replaced; the display stays.
+    expect(rows.filter((r) => r.kind !== "key").map((r) => r.label)).toEqual(["123.456"]);
+  });
+
+  it("uses Apple's wide 0 and AC on a cleared display, and leaves a phone keypad alone", () => {
+    const keys = applyCalculator(
+      [text("0", [0.8, 0.14, 0.92, 0.21]), ...read, icon([0.05, 0.8, 0.44, 0.86])],
+      aspect,
+    ).filter((r) => r.kind === "key");
+    const zero = keys.find((k) => k.label === "0")?.box ?? [0, 0, 0, 0];
+    expect(centre(zero)[0]).toBeCloseTo(0.15 + 0.235 / 2, 3);
+    expect(keys.some((k) => k.label === "AC")).toBe(true);
+    expect(keys.find((k) => k.label === ".")?.box[0]).toBeGreaterThan(0.15 + 0.235 * 1.5);
+    // 1 2 3 on top (the phone keypad's order) is not a calculator.
+    const pad = Array.from("123456789").map((d, i) => text(d, at(i % 3, 1 + Math.floor(i / 3))));
+    expect(applyCalculator(pad, aspect)).toEqual(pad);
   });
 });
