@@ -262,6 +262,33 @@ function ellipsis(text: string): string {
   return /[^.]\.\.$/u.test(text) ? `${text.slice(0, -2)}…` : text;
 }
 
+/**
+ * Capital I read as lower-case l, which SF Pro draws as nearly the same bar (the l only a little taller):
+ * `lcons`, `lf`, `APl`, `UlKit`. An `l` becomes `I` where English puts an I and almost never an l — at
+ * the start of a word before c, f, m, n, s or t (`Icons`, `If`, `Image`, `Install`, `Issue`, `It`; `lbs`
+ * and `llama` keep theirs), or inside a run of capitals of three letters or more (`API`, `UIKit`).
+ */
+export function capitalI(text: string): string {
+  return text.replace(/\p{L}+/gu, (word) => {
+    if (!word.includes("l")) return word;
+    const chars = Array.from(word);
+    const upper = (c: string | undefined) => c !== undefined && /\p{Lu}/u.test(c);
+    return chars
+      .map((c, i) => {
+        if (c !== "l") return c;
+        if (i === 0 && chars.length > 1 && /^[cfmnst]$/.test(chars[1] ?? "")) return "I";
+        const caps = chars.filter((x) => upper(x)).length;
+        return chars.length >= 3 &&
+          caps >= 2 &&
+          (upper(chars[i - 1]) || i === 0) &&
+          (upper(chars[i + 1]) || i === chars.length - 1)
+          ? "I"
+          : c;
+      })
+      .join("");
+  });
+}
+
 /** A decoded line ready for output: text, confidence, and where along the crop the text begins and ends. */
 export interface FinishedText {
   text: string;
@@ -323,7 +350,7 @@ export function finishText(
   }
   const scores = r.scores.slice(start, end);
   return {
-    text: ellipsis(r.chars.slice(start, end).join("")),
+    text: capitalI(ellipsis(r.chars.slice(start, end).join(""))),
     conf: scores.reduce((a, b) => a + b, 0) / scores.length,
     ...(begin > 0 ? { begin } : {}),
     end: edge,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  capitalI,
   ctcConfidence,
   ctcDecode,
   finishText,
@@ -160,6 +161,21 @@ describe("finishText: leading icon glyphs", () => {
     expect(finish("< ").text).toBe("<");
     expect(finish("Back").begin).toBeUndefined();
     expect(finishText(line("< Back"), 48, 48, false).text).toBe("< Back");
+  });
+});
+
+describe("capitalI", () => {
+  it("reads l as I where English has an I: word-initial before c f m n s t, and inside capitals", () => {
+    expect(capitalI("Show lcons")).toBe("Show Icons");
+    expect(capitalI("'lf it's a failure")).toBe("'If it's a failure");
+    expect(capitalI("lce Cube - Light")).toBe("Ice Cube - Light");
+    expect(capitalI("AzuraCast APl-Format:")).toBe("AzuraCast API-Format:");
+    expect(capitalI("nostalgia UlKit trip")).toBe("nostalgia UIKit trip");
+  });
+
+  it("keeps real l words and short capitalised names", () => {
+    for (const t of ["5 lbs", "llama", "Hello world", "Al Gore", "all", "Blue", "lOl", "lazy"])
+      expect(capitalI(t)).toBe(t);
   });
 });
 
