@@ -172,7 +172,10 @@ export function fitKeyboard(rows: readonly Candidate[], aspect: number): Keyboar
   if (!fit || anchors.length < MIN_ANCHORS) return null;
   // Letters on at least two rows (or a row and the bottom-row words): one line of text is not a keyboard.
   if (new Set(anchors.map((a) => a.row)).size < 2) return null;
-  if (fit.top + 3.5 * fit.rowPitch > 1.02 || fit.left < -0.05 || fit.left + 10 * fit.pitch > 1.05)
+  // The keys must fit on the screen, with some slack for a camera frame's rectification: on Touch ID
+  // iPhones the bottom row's caps end ~3 pt above the screen's edge, so its centre + half a row pitch is
+  // already ~1.01.
+  if (fit.top + 3.5 * fit.rowPitch > 1.05 || fit.left < -0.05 || fit.left + 10 * fit.pitch > 1.05)
     return null;
   const letters = anchors.filter((a) => a.layer === "letters");
   fit.upper = letters.length > 0 && letters.filter((a) => a.upper).length * 2 > letters.length;
