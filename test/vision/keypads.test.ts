@@ -3,7 +3,7 @@ import type { FracBox } from "../../src/shared/box.js";
 import type { RgbImage } from "../../src/shared/image.js";
 import { applyCalculator } from "../../src/vision/calculator.js";
 import { applyDialPad } from "../../src/vision/dial-pad.js";
-import { applyKeyboard } from "../../src/vision/keyboard.js";
+import { applyKeyboard, fitKeyboard } from "../../src/vision/keyboard.js";
 import { globeOrEmoji } from "../../src/vision/keyboard-system-keys.js";
 import type { Candidate } from "../../src/vision/row.js";
 
@@ -103,6 +103,32 @@ describe("applyKeyboard: text on keys and the system keys", () => {
     expect(rows.filter((r) => r.kind === "text").map((r) => r.label)).toEqual(["空格"]);
     const space = rows.find((r) => r.kind === "key" && r.label === "space");
     expect(space && inside(centre(at(5, 3)), space.box)).toBe(true);
+  });
+
+  it("fits a keyboard whose bottom row reaches the screen's edge (Touch ID iPhones, camera frames)", () => {
+    // Rows from 0.675 every 0.1, as a camera frame's fit of such a keyboard gives: the bottom row's centre
+    // at 0.975, so the grid's lower edge (centre + half a pitch) is at 1.025.
+    const low = (u: number, row: number): FracBox => [
+      u * 0.1 - 0.015,
+      0.675 + row * 0.1 - 0.01,
+      u * 0.1 + 0.015,
+      0.675 + row * 0.1 + 0.01,
+    ];
+    const rows = [
+      text("B", low(6, 2)),
+      text("N", low(7, 2)),
+      text("M", low(8, 2)),
+      text("123", low(1.2, 3)),
+      text("return", low(8.8, 3)),
+    ];
+    expect(fitKeyboard(rows, 667 / 375)).not.toBeNull();
+    // A line of such words far below the screen is still no keyboard.
+    expect(
+      fitKeyboard(
+        rows.map((r) => ({ ...r, box: [r.box[0], r.box[1] + 0.1, r.box[2], r.box[3] + 0.1] as FracBox })),
+        667 / 375,
+      ),
+    ).toBeNull();
   });
 
   it("lists the mic and the globe/emoji key under the keyboard from the detector's icons", () => {
