@@ -73,6 +73,29 @@ interface Anchor {
   upper: boolean;
 }
 
+/**
+ * Where `123`/`ABC` sits when a key shares its width: on Touch ID iPhones the emoji or globe key sits in
+ * the bottom row between `123` and the space bar, and `123` covers only ≈ 0.1–1.2 pitches.
+ */
+const NARROW_123_U = 0.65;
+
+/** Whether a detector icon sits on the bottom-row word's line between it and the space bar. */
+function keyBeside(rows: readonly Candidate[], word: Candidate): boolean {
+  const space = rows.find((r) => r.kind === "text" && bottomRowKey(r.label) === "space");
+  const y = centreY(word.box);
+  const h = boxHeight(word.box);
+  const x0 = word.box[2];
+  const x1 = space ? space.box[0] : x0 + 4 * boxWidth(word.box);
+  return rows.some(
+    (r) =>
+      r.kind === "icon" &&
+      Math.abs(centreY(r.box) - y) < h &&
+      centreX(r.box) > x0 &&
+      centreX(r.box) < x1 &&
+      boxWidth(r.box) < 2 * boxWidth(word.box),
+  );
+}
+
 function anchorsOf(rows: readonly Candidate[]): Anchor[] {
   const out: Anchor[] = [];
   for (const r of rows) {
@@ -82,7 +105,8 @@ function anchorsOf(rows: readonly Candidate[]): Anchor[] {
     const y = centreY(r.box);
     const word = BOTTOM_WORDS.find((w) => w.re.test(t));
     if (word) {
-      out.push({ row: 3, u: word.u, x, y, layer: word.label === "ABC" ? "numbers" : "any", upper: false });
+      const u = word.u === 1.2 && keyBeside(rows, r) ? NARROW_123_U : word.u;
+      out.push({ row: 3, u, x, y, layer: word.label === "ABC" ? "numbers" : "any", upper: false });
       continue;
     }
     if (Array.from(t).length !== 1) continue;

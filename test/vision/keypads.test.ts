@@ -131,6 +131,23 @@ describe("applyKeyboard: text on keys and the system keys", () => {
     ).toBeNull();
   });
 
+  it("places a narrow 123 (an emoji key beside it, Touch ID iPhones) at its own cap's centre", () => {
+    // Keys span the screen (pitch 0.1, left edge 0): `123` covers 0.1–1.2 pitches, the emoji key 1.3–2.4.
+    const rows = [
+      text("B", at(6, 2)),
+      text("M", at(8, 2)),
+      text("123", at(0.65, 3)),
+      icon([0.16, 0.88, 0.21, 0.91]),
+      text("space", at(5, 3)),
+      text("return", at(8.8, 3)),
+    ];
+    expect(fitKeyboard(rows, 667 / 375)?.left).toBeCloseTo(0, 2);
+    const keys = applyKeyboard(rows, 667 / 375).filter((r) => r.kind === "key");
+    expect(keys.some((k) => k.label === "emoji" && inside([0.185, 0.895], k.box))).toBe(true);
+    const n123 = keys.find((k) => k.label === "123")?.box ?? [0, 0, 0, 0];
+    expect(n123[2]).toBeLessThan(0.13);
+  });
+
   it("lists the mic and the globe/emoji key under the keyboard from the detector's icons", () => {
     const rows = applyKeyboard(
       [...anchors, icon([0.05, 0.93, 0.15, 0.97]), icon([0.84, 0.93, 0.94, 0.97])],
