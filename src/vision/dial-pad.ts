@@ -241,6 +241,10 @@ export function applyDialPad(screen: RgbImage, rows: readonly Candidate[]): Cand
     caps.push({ x, y });
   }
   const passcode = rows.some((r) => r.kind === "text" && PASSCODE_HINT.test(r.label));
+  const starX = grid.cols[0];
+  const noStar =
+    !rows.some((r) => r.kind === "text" && onCap(r, starX, grid.rows[3])) &&
+    (passcode || capContrast(screen, starX, grid.rows[3], rx, ry) <= 10);
   for (const [label, col] of t9
     ? []
     : ([
@@ -251,9 +255,9 @@ export function applyDialPad(screen: RgbImage, rows: readonly Candidate[]): Cand
     const y = grid.rows[3];
     const text = rows.find((r) => r.kind === "text" && onCap(r, x, y));
     if (text && Array.from(text.label.trim()).length > 1) continue; // a word there is its own button
-    // The passcode and number pads draw the delete key (⌫, a symbol OCR does not read) in the `#` cell;
-    // the Phone keypad's `#` is a large glyph OCR reads.
-    const backspace = !text && col === 2 && rows.some((r) => r.kind === "icon" && onCap(r, x, y));
+    // The passcode and number pads draw the delete key (⌫, a symbol OCR does not read) in the `#` cell
+    // and leave the `*` cell empty; the Phone keypad has `*` there and its `#` is a glyph.
+    const backspace = !text && col === 2 && noStar && rows.some((r) => r.kind === "icon" && onCap(r, x, y));
     const drawn = !passcode && capContrast(screen, x, y, rx, ry) > 10;
     if (!text && !drawn && !backspace) continue;
     const glyph = text?.label.trim();
