@@ -63,6 +63,15 @@ describe("applyDialPad: text printed on keys", () => {
     }
   });
 
+  it("reads an icon in the # cell as delete only when the * cell is empty (passcode and number pads)", () => {
+    const del = icon(digitAt(2, 3));
+    const pad = applyDialPad(blank, [...digits, text("0", digitAt(1, 3)), del]);
+    expect(pad.filter((r) => r.kind === "key" && r.label === "delete")).toHaveLength(1);
+    // The Phone keypad: `*` read in its cell, so an icon on the # cap is not a delete key.
+    const phone = applyDialPad(blank, [...digits, text("0", digitAt(1, 3)), text("*", digitAt(0, 3)), del]);
+    expect(phone.some((r) => r.kind === "key" && r.label === "delete")).toBe(false);
+  });
+
   it("reads a T9 keyboard when keyboard words sit on the fourth row: no * 0 # keys, the words become keys", () => {
     const bottom = [
       text("123", [0.04, 0.74, 0.11, 0.76]),
