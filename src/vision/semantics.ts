@@ -1,4 +1,5 @@
 import type { RgbImage } from "../shared/image.js";
+import { applyCalculator } from "./calculator.js";
 import { applyDialPad } from "./dial-pad.js";
 import { proposeGlyphs } from "./glyphs.js";
 import { applyIconMemory, type IconMemory } from "./icon-memory.js";
@@ -25,8 +26,9 @@ export function applyScreenSemantics(
 ): Candidate[] {
   const aspect = screen.height / Math.max(1, screen.width);
   let out = mergeStatusBar(rows);
-  out = applyKeyboard(out, aspect);
+  out = applyKeyboard(out, aspect, screen);
   out = applyDialPad(screen, out);
+  out = applyCalculator(out, aspect);
   out = applySwitches(screen, out);
   out = [...out, ...proposeGlyphs(screen, out)];
   out = nameAppIcons(out, { aspect });
