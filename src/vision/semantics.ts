@@ -39,7 +39,7 @@ function applySwitches(screen: RgbImage, rows: readonly Candidate[]): Candidate[
       !rows.some(
         (r) =>
           r.kind === "icon" &&
-          r.box[3] - r.box[1] > 1.6 * (s.box[3] - s.box[1]) &&
+          r.box[3] - r.box[1] > 1.8 * (s.box[3] - s.box[1]) &&
           contains(r.box, centreX(s.box), centreY(s.box)),
       ),
   );
