@@ -5,6 +5,7 @@ import { applyKeyboard } from "./keyboard.js";
 import { nameAppIcons } from "./named-icons.js";
 import type { Candidate } from "./row.js";
 import { centreX, centreY, contains } from "./row.js";
+import { dropSpuriousRows } from "./spurious.js";
 import { mergeStatusBar } from "./status-bar.js";
 import { findSwitches } from "./switches.js";
 
@@ -23,7 +24,7 @@ export function applyScreenSemantics(screen: RgbImage, rows: readonly Candidate[
   out = applySwitches(screen, out);
   out = nameAppIcons(out, { aspect });
   out = nameIconButtons(screen, out);
-  return out;
+  return dropSpuriousRows(out, aspect);
 }
 
 /**

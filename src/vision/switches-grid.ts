@@ -118,3 +118,35 @@ export function verticalExtent(
   while (bottom < g.h && bottom - y < limit && diff(cell(g, x, bottom), colour) <= SAME) bottom++;
   return [top, bottom];
 }
+
+/** Around a flat control the background is one colour: cells this close to their median colour. */
+const FLAT_AROUND = 24;
+
+/**
+ * Whether the cells just outside the box [x0, y0, x1, y1) — beyond both ends at its middle row, above
+ * and below at a quarter, half and three quarters of its width — are one background colour. A switch
+ * sits on a flat table cell or sheet; a look-alike on a map or a photo has streets and texture there.
+ */
+export function flatAround(g: Grid, box: readonly [number, number, number, number]): boolean {
+  const [x0, y0, x1, y1] = box;
+  const cy = Math.floor((y0 + y1) / 2);
+  // A little way out (the knob's shadow and anti-aliased edges hug the capsule; a table row's
+  // separator is 6.5 pt away).
+  const o = Math.max(3, Math.round(0.15 * (y1 - y0)));
+  const pts: [number, number][] = [
+    [x0 - o, cy],
+    [x1 - 1 + o, cy],
+  ];
+  for (const f of [0.25, 0.5, 0.75]) {
+    const x = Math.floor(x0 + f * (x1 - x0));
+    pts.push([x, y0 - o], [x, y1 - 1 + o]);
+  }
+  const cs = pts.filter(([x, y]) => x >= 0 && y >= 0 && x < g.w && y < g.h).map(([x, y]) => cell(g, x, y));
+  if (cs.length < 6) return false;
+  const median = [0, 1, 2].map((c) => {
+    const v = cs.map((p) => p[c] ?? 0).sort((a, b) => a - b);
+    return v[Math.floor(v.length / 2)] ?? 0;
+  });
+  // One cell may differ (a separator line, a glyph's tip nearby).
+  return cs.filter((p) => diff(p, median) > FLAT_AROUND).length <= 1;
+}

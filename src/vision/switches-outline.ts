@@ -1,4 +1,4 @@
-import { brightness, cell, type Grid } from "./switches-grid.js";
+import { brightness, cell, flatAround, type Grid } from "./switches-grid.js";
 
 /**
  * Off switches drawn as an outline (iOS 7–12): the track is the background's white with a thin grey
@@ -101,12 +101,12 @@ export function findOutlineSwitches(g: Grid): OutlineSwitch[] {
       const down = lineAlong(g, tx, y, 1, Math.ceil(0.7 * h));
       if (up < 0 || down < 0) continue;
       if (up + down < 0.8 * h || up + down > 1.2 * h || Math.abs(up - down) > 0.15 * h + 1) continue;
-      // Rounded ends: next to the end lines the border is far from this row's height (a rectangle's
-      // sides would run straight up).
-      const ex = off ? z.x0 - 1 : a.x1;
-      const eUp = lineAlong(g, ex, y, -1, Math.ceil(0.7 * h));
-      if (eUp >= 0 && eUp > 0.35 * h) continue;
+      // Rounded ends: just inside each end line the border is close above this row (a capsule's end
+      // curves round; streets on a map or a rectangle's sides run straight up).
+      const ends = [a.x1 + 1, z.x0 - 2].map((ex) => lineAlong(g, ex, y, -1, Math.ceil(0.45 * h)));
+      if (ends.some((e) => e < 0)) continue;
       const box: OutlineSwitch["box"] = [a.x0, y - up, z.x1, y + down + 1];
+      if (!flatAround(g, box)) continue;
       if (found.some((f) => f.box[0] < box[2] && box[0] < f.box[2] && f.box[1] < box[3] && box[1] < f.box[3]))
         continue;
       found.push({ box, on });

@@ -2,7 +2,9 @@ import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
 import {
   brightness,
+  cell,
   diff,
+  flatAround,
   type Grid,
   type Run,
   runs,
@@ -85,11 +87,37 @@ function trackRun(rs: readonly Run[], k: number, side: -1 | 1): { run: Run; next
   return { run: { x0, x1, colour: first.colour }, next: i + side };
 }
 
-/** The track's height at its straight part: the median extent over three columns (a label glyph may sit on one). */
+/**
+ * How far the track's colour runs up and down from (x, y), stepping over a label glyph's stroke of at
+ * most `LABEL_GAP` cells (an `O` drawn on the track); returns [top, bottom) rows.
+ */
+function bridgedExtent(
+  g: Grid,
+  x: number,
+  y: number,
+  colour: readonly number[],
+  limit: number,
+): [number, number] {
+  const reach = (dir: -1 | 1): number => {
+    let last = y;
+    for (let d = 1, miss = 0; d <= limit && miss <= LABEL_GAP; d++) {
+      const yy = y + dir * d;
+      if (yy < 0 || yy >= g.h) break;
+      if (diff(cell(g, x, yy), colour) <= SAME) {
+        last = yy;
+        miss = 0;
+      } else miss++;
+    }
+    return last;
+  };
+  return [reach(-1), reach(1) + 1];
+}
+
+/** The track's height at its straight part: the median extent over three columns. */
 function trackExtent(g: Grid, y: number, track: Run, h0: number): [number, number] {
   const exts = [0.3, 0.5, 0.7].map((f) => {
     const x = Math.round(track.x0 + f * (track.x1 - track.x0));
-    return verticalExtent(g, x, y, track.colour, h0);
+    return bridgedExtent(g, x, y, track.colour, h0);
   });
   exts.sort((a, b) => a[1] - a[0] - (b[1] - b[0]));
   return exts[1] ?? [y, y + 1];
@@ -155,6 +183,13 @@ function candidateAt(g: Grid, y: number, rs: readonly Run[], k: number): Candida
     if (kh < KNOB_TALL.min * h || kh > KNOB_TALL.max * h + 1) continue;
     if (Math.abs((k0 + k1) / 2 - (t0 + t1) / 2) > 0.1 * h + 1) continue;
     if (!merged && knobW > KNOB_WIDE.max * h) continue;
+    // The knob is round (or a pill with round ends): near its edge facing the track it is much lower
+    // than at its centre (a light block of a map beside a darker one is square).
+    const inset = Math.max(1, Math.round(0.1 * knobW));
+    const xe = side === 1 ? knob.x1 - 1 - inset : knob.x0 + inset;
+    const [r0, r1] = verticalExtent(g, xe, y, knob.colour, TRACK_HEIGHT.max + 2);
+    if (r1 - r0 > 0.88 * kh) continue;
+    if (!flatAround(g, [x0, t0, x1, t1])) continue;
     return { box: [x0, t0, x1, t1], on: side === -1, merged };
   }
   return null;
