@@ -100,7 +100,12 @@ export function findOutlineSwitches(g: Grid): OutlineSwitch[] {
       const up = lineAlong(g, tx, y, -1, Math.ceil(0.7 * h));
       const down = lineAlong(g, tx, y, 1, Math.ceil(0.7 * h));
       if (up < 0 || down < 0) continue;
-      if (up + down < 0.8 * h || up + down > 1.2 * h || Math.abs(up - down) > 0.15 * h + 1) continue;
+      if (up + down < 0.7 * h || up + down > 1.15 * h || Math.abs(up - down) > 0.15 * h + 1) continue;
+      // … and straight: the same distances a tenth of the width nearer the knob.
+      const tx2 = Math.round(off ? tx - 0.1 * w : tx + 0.1 * w);
+      const up2 = lineAlong(g, tx2, y, -1, Math.ceil(0.7 * h));
+      const down2 = lineAlong(g, tx2, y, 1, Math.ceil(0.7 * h));
+      if (Math.abs(up2 - up) > 3 || Math.abs(down2 - down) > 3) continue;
       // Rounded ends: just inside each end line the border is close above this row (a capsule's end
       // curves round; streets on a map or a rectangle's sides run straight up).
       const ends = [a.x1 + 1, z.x0 - 2].map((ex) => lineAlong(g, ex, y, -1, Math.ceil(0.45 * h)));

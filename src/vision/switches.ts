@@ -47,9 +47,10 @@ const KNOB_MIN = 200;
 const TRACK_HEIGHT = { min: 17, max: 42 };
 /**
  * Knob height / track height: 27/31 (iOS 7–18), 24/28 (iOS 26); down to 2/3 for cross-platform
- * toolkits' iOS-style switches (a Flutter/Compose knob inset 5 pt); blur and rims widen the range.
+ * toolkits' iOS-style switches (a Flutter/Compose knob inset 5 pt); up to 1 when the track's rim is
+ * drawn in a darker shade than its fill (iOS 7), which then measures no taller than the knob.
  */
-const KNOB_TALL = { min: 0.6, max: 0.98 };
+const KNOB_TALL = { min: 0.6, max: 1.05 };
 /** Knob width / track height: round 0.87 (0.67 inset), pill 1.36. */
 const KNOB_WIDE = { min: 0.6, max: 1.5 };
 /** Switch width / track height: 51/31 = 1.65, 64/28 = 2.3. */
