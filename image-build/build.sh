@@ -47,22 +47,34 @@ if [ -n "$pubkey" ]; then
   ssh-keygen -l -f "$pubkey" >/dev/null 2>&1 || die "$pubkey is not an SSH public key"
 fi
 
+# The timing table (build-total from here): both paths keep one, under their own file name.
+start_timings() {
+  export TIMINGS_FILE="$1"
+  : >"$TIMINGS_FILE"
+  t_all=$(now_s)
+}
+# One stage: its progress line, the command, and the command's duration in the table as NAME.
+stage() {
+  local name="$1" what="$2" t
+  shift 2
+  t=$(now_s)
+  log "$what"
+  "$@"
+  record_timing "$name" $(($(now_s) - t))
+}
+# Stage 2, the same on both paths: PiClaw built on the host into $out/work/app.
+# shellcheck disable=SC2086 # $clean_build is one flag or none
+app_stage() { stage app "stage 2: PiClaw for linux/arm64 from $src" "$here/lib/app.sh" "$src" "$out/work/app" $clean_build; }
+
 if [ -n "$base_image" ]; then
   # Real-rig path: no Debian root file system, no emulation; the given image is the OS.
   need_cmds sfdisk debugfs e2fsck resize2fs mcopy mdir file node npm xz
   [ -f "$base_image" ] || die "$base_image: no such file"
   mkdir -p "$out"
-  export TIMINGS_FILE="$out/timings-base.txt"
-  : >"$TIMINGS_FILE"
-  t_all=$(now_s)
-  t=$(now_s)
-  log "stage 2: PiClaw for linux/arm64 from $src"
-  "$here/lib/app.sh" "$src" "$out/work/app" $clean_build
-  record_timing app $(($(now_s) - t))
-  t=$(now_s)
-  log "stage 3: customising $base_image"
-  "$here/lib/customise.sh" "$base_image" "$out/work/app" "$src" "$out/work" "$out/piclaw-base-arm64.img" "$pubkey"
-  record_timing customise $(($(now_s) - t))
+  start_timings "$out/timings-base.txt"
+  app_stage
+  stage customise "stage 3: customising $base_image" \
+    "$here/lib/customise.sh" "$base_image" "$out/work/app" "$src" "$out/work" "$out/piclaw-base-arm64.img" "$pubkey"
   rm -rf "$out/work"
   record_timing build-total $(($(now_s) - t_all))
   log "done: $out/piclaw-base-arm64.img — flash it with the Raspberry Pi Imager (\"Use custom\") or dd"
@@ -72,47 +84,34 @@ need_cmds mmdebstrap sfdisk mkfs.vfat mcopy mkfs.ext4 file node npm
 ensure_binfmt_arm64
 
 mkdir -p "$out"
-export TIMINGS_FILE="$out/timings.txt"
-: >"$TIMINGS_FILE"
-t_all=$(now_s)
+start_timings "$out/timings.txt"
 
 # Stage 1: base root file system, cached (a cold build is ~6 min; nothing in it depends on PiClaw).
 key="$(cat "$here/lib/rootfs.sh" "$here/lib/rootfs-finish.sh" | sha256sum | cut -c1-12)"
 base="$out/cache/rootfs-$key"
-t=$(now_s)
-if [ -n "$rebuild_rootfs" ] || [ ! -f "$base.ok" ]; then
+fresh_rootfs() {
   rm -rf "$out/cache"
-  log "stage 1: Debian trixie arm64 root file system (mmdebstrap under qemu-user)"
   "$here/lib/rootfs.sh" "$base" "$mirror"
   touch "$base.ok"
-  record_timing rootfs $(($(now_s) - t))
+}
+if [ -n "$rebuild_rootfs" ] || [ ! -f "$base.ok" ]; then
+  stage rootfs "stage 1: Debian trixie arm64 root file system (mmdebstrap under qemu-user)" fresh_rootfs
 else
-  log "stage 1: cached $base"
-  record_timing rootfs-cached $(($(now_s) - t))
+  stage rootfs-cached "stage 1: cached $base" true
 fi
 
 if [ -n "$plain_base" ]; then
-  t=$(now_s)
-  log "stage 3: the stand-in base image (Debian without PiClaw and Node)"
   mkdir -p "$out/work/no-app"
-  PLAIN_BASE=1 "$here/lib/assemble.sh" "$base" "$out/work/no-app" "$src" "$out/work" "$out/standin-base-arm64.img" "$pubkey"
-  record_timing standin-image $(($(now_s) - t))
+  stage standin-image "stage 3: the stand-in base image (Debian without PiClaw and Node)" \
+    env PLAIN_BASE=1 "$here/lib/assemble.sh" "$base" "$out/work/no-app" "$src" "$out/work" "$out/standin-base-arm64.img" "$pubkey"
   rm -rf "$out/work"
   log "done: $out/standin-base-arm64.img (try: build.sh --base $out/standin-base-arm64.img)"
   exit 0
 fi
 
-# Stage 2: PiClaw built on the host.
-t=$(now_s)
-log "stage 2: PiClaw for linux/arm64 from $src"
-"$here/lib/app.sh" "$src" "$out/work/app" $clean_build
-record_timing app $(($(now_s) - t))
-
-# Stage 3: the image.
-t=$(now_s)
-log "stage 3: assembling the image"
-"$here/lib/assemble.sh" "$base" "$out/work/app" "$src" "$out/work" "$out/piclaw-arm64.img" "$pubkey"
-record_timing image $(($(now_s) - t))
+app_stage
+stage image "stage 3: assembling the image" \
+  "$here/lib/assemble.sh" "$base" "$out/work/app" "$src" "$out/work" "$out/piclaw-arm64.img" "$pubkey"
 rm -rf "$out/work"
 
 record_timing build-total $(($(now_s) - t_all))

@@ -41,6 +41,30 @@ export const providerSettingsSchema = z
       .describe(
         "Deadline of one request to the provider (ms), headers and body together; a timed-out request is retried within the turn.",
       ),
+    stream: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Ask for a streamed reply (SSE, with `stream_options.include_usage`), assembled into the same reply; the same deadline applies, plus `streamIdleMs` between pieces. Off: a provider that streams anyway is an error.",
+      ),
+    streamIdleMs: z
+      .number()
+      .int()
+      .min(1000)
+      .max(600_000)
+      .default(60_000)
+      .describe(
+        "With `stream`: longest silence between two pieces of a stream (ms; keep-alive comments count), within `timeoutMs`; a stalled stream is retried within the turn. Raise it for models that think silently for long.",
+      ),
+    maxReplyBytes: z
+      .number()
+      .int()
+      .min(65_536)
+      .max(268_435_456)
+      .default(4_194_304)
+      .describe(
+        "Largest 2xx reply read (bytes): the body of a reply, or for a stream the text and tool calls it assembles (and any one event). A larger reply is cut off while reading and ends the session STUCK (not retried: it would come back as large, and be paid for again).",
+      ),
     maxRetries: z
       .number()
       .int()

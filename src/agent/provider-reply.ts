@@ -21,6 +21,14 @@ export const FAULT = {
   malformed: "PROVIDER_MALFORMED",
   /** JSON of the wrong shape, or an SSE stream nobody asked for. Fatal: it will not fix itself. */
   invalid: "PROVIDER_INVALID_REPLY",
+  /** A `data: {"error": …}` event in a stream: the provider failed mid-reply, as with a 5xx. Retryable. */
+  streamError: "PROVIDER_STREAM_ERROR",
+  /**
+   * A 2xx body over `maxReplyBytes`. Fatal, not retried: whatever made it (a model looping until its
+   * token limit, a proxy serving the wrong file) is as likely to do it again, and every retry is
+   * paid for in tokens and minutes of a metered connection before it fails the same way.
+   */
+  tooLarge: "PROVIDER_REPLY_TOO_LARGE",
 } as const;
 
 export interface ChatReply {
@@ -105,7 +113,7 @@ export function parseReply(text: string, contentType: string | null, newId: () =
 }
 
 /** The start of a body for an error message: one line, at most 80 characters. */
-function preview(text: string): string {
+export function preview(text: string): string {
   const flat = text.replace(/\s+/g, " ").trim();
   if (flat === "") return "empty";
   return flat.length <= 80 ? flat : `${flat.slice(0, 79)}…`;
@@ -123,8 +131,8 @@ export interface Classified {
 const RETRY_STATUS = new Set([408, 409, 429]);
 
 /**
- * Retryable within the turn: timeouts, connection errors and resets, 408/409/429/5xx, malformed
- * JSON (the caller allows it once). Fatal: every other status (401/403/404/400 — a wrong key, URL or
+ * Retryable within the turn: timeouts, connection errors and resets, 408/409/429/5xx, an error
+ * event mid-stream, malformed JSON (the caller allows it once). Fatal: a reply over the size limit, every other status (401/403/404/400 — a wrong key, URL or
  * model name does not heal), a reply of the wrong shape, anything unrecognised.
  * `isApiError`/`isConnectionError` are the SDK's classes, passed in so this module stays SDK-free.
  */
@@ -142,6 +150,10 @@ export function classify(
       return { retryable: true, kind: "connection cut", reason: err.message, ...none };
     if (err.code === FAULT.malformed)
       return { retryable: true, kind: "malformed reply", reason: err.message, ...none };
+    if (err.code === FAULT.streamError)
+      return { retryable: true, kind: "error mid-stream", reason: err.message, ...none };
+    if (err.code === FAULT.tooLarge)
+      return { retryable: false, kind: "reply too large", reason: err.message, ...none };
     return { retryable: false, kind: "invalid reply", reason: err.message, ...none };
   }
   if (sdk.isConnectionError(err)) {

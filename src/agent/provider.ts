@@ -10,6 +10,7 @@ import { sleepUnlessAborted } from "../util/sleep.js";
 import type { ProviderSettings } from "./config.js";
 import type { ChatMessage, ChatToolSchema } from "./messages.js";
 import { type ChatReply, classify, FAULT, parseReply } from "./provider-reply.js";
+import { assembleStreamText, readBoundedText, readStreamedReply } from "./provider-stream.js";
 
 /**
  * The model behind the agent: one chat completion with native tools. The retry policy lives here (the
@@ -216,64 +217,93 @@ export class OpenAIProvider implements ChatProvider {
   /**
    * One request under our own deadline (`timeoutMs`), which covers the headers AND the body: the
    * SDK's `timeout` stops at the headers and undici's body timeout is 300 s, so a provider that
-   * sends headers and stalls would otherwise hold the turn for minutes.
+   * sends headers and stalls would otherwise hold the turn for minutes. A stream is also bounded
+   * between pieces (`streamIdleMs`), and every body by `maxReplyBytes`, counted while reading.
    */
   private async once(request: ChatRequest): Promise<ChatReply> {
     const { settings } = this;
+    const setTimer = this.deps.setTimer ?? realSetTimer;
     // A per-request controller: the SDK leaves a listener on the signal it is given, and the
     // session's long-lived signal must not collect one per turn.
     const perRequest = new AbortController();
     const forward = () => perRequest.abort(request.signal.reason);
     request.signal.addEventListener("abort", forward, { once: true });
-    let timedOut = false;
-    const cancelTimer = (this.deps.setTimer ?? realSetTimer)(() => {
-      timedOut = true;
+    // Why we cut the request short (deadline, silence), if we did: that, not the abort, is reported.
+    let fault: PiclawError | null = null;
+    const fail = (err: PiclawError) => {
+      fault ??= err;
       perRequest.abort("deadline");
-    }, settings.timeoutMs);
-    const deadline = () =>
-      new PiclawError(
-        FAULT.timeout,
-        `no complete reply within ${settings.timeoutMs / 1000} s (request timed out)`,
+    };
+    const cancelTimer = setTimer(
+      () =>
+        fail(
+          new PiclawError(
+            FAULT.timeout,
+            `no complete reply within ${settings.timeoutMs / 1000} s (request timed out)`,
+          ),
+        ),
+      settings.timeoutMs,
+    );
+    let cancelIdle = () => {};
+    const alive = () => {
+      cancelIdle();
+      cancelIdle = setTimer(
+        () =>
+          fail(
+            new PiclawError(
+              FAULT.timeout,
+              `the stream stalled: nothing for ${settings.streamIdleMs / 1000} s (streamIdleMs)`,
+            ),
+          ),
+        settings.streamIdleMs,
       );
+    };
+    const newId = () => `call_piclaw_${++this.syntheticIds}`;
     try {
-      let response: Response;
-      try {
-        response = await this.client.chat.completions
-          .create(
-            {
-              model: settings.model,
-              messages: request.messages as ChatCompletionMessageParam[],
-              tools: request.tools,
-              tool_choice: settings.toolChoice,
-              ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
-              ...(settings.maxCompletionTokens !== undefined
-                ? { max_completion_tokens: settings.maxCompletionTokens }
-                : {}),
-            },
-            { signal: perRequest.signal },
-          )
-          .asResponse();
-      } catch (err) {
-        if (timedOut) throw deadline();
-        throw err;
+      const response = await this.send(request, perRequest.signal);
+      const contentType = response.headers.get("content-type");
+      if (settings.stream && contentType?.includes("text/event-stream")) {
+        alive();
+        return await readStreamedReply(response, settings.maxReplyBytes, newId, alive);
       }
-      let text: string;
-      try {
-        text = await response.text();
-      } catch (err) {
-        if (timedOut) throw deadline();
-        if (request.signal.aborted) throw abortError();
-        throw new PiclawError(FAULT.cut, `the reply was cut off mid-body (${errorMessage(err)})`);
+      const text = await readBoundedText(response, settings.maxReplyBytes);
+      // Streaming asked for and a stream sent under another type (`text/plain`): read it as one.
+      if (settings.stream && /^\s*(data|event|:)/.test(text)) {
+        return assembleStreamText(text, settings.maxReplyBytes, newId);
       }
-      return parseReply(
-        text,
-        response.headers.get("content-type"),
-        () => `call_piclaw_${++this.syntheticIds}`,
-      );
+      return parseReply(text, contentType, newId);
+    } catch (err) {
+      if (fault) throw fault;
+      if (request.signal.aborted) throw abortError();
+      throw err;
     } finally {
       cancelTimer();
+      cancelIdle();
+      // Closes the connection if the body was left unread (an error, a reply over the limit).
+      perRequest.abort("done");
       request.signal.removeEventListener("abort", forward);
     }
+  }
+
+  /** The request; resolves at the headers. `stream` adds `stream_options.include_usage` (usage comes last). */
+  private send(request: ChatRequest, signal: AbortSignal): Promise<Response> {
+    const { settings } = this;
+    const params = {
+      model: settings.model,
+      messages: request.messages as ChatCompletionMessageParam[],
+      tools: request.tools,
+      tool_choice: settings.toolChoice,
+      ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
+      ...(settings.maxCompletionTokens !== undefined
+        ? { max_completion_tokens: settings.maxCompletionTokens }
+        : {}),
+    };
+    const completions = this.client.chat.completions;
+    return settings.stream
+      ? completions
+          .create({ ...params, stream: true, stream_options: { include_usage: true } }, { signal })
+          .asResponse()
+      : completions.create(params, { signal }).asResponse();
   }
 }
 

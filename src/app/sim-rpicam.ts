@@ -4,6 +4,7 @@ import { SimControlClient } from "../sim/control.js";
 import { SimRig } from "../sim/rig.js";
 import { systemClock } from "../util/clock.js";
 import { errorMessage } from "../util/errors.js";
+import { sleep } from "../util/sleep.js";
 import { loadConfig } from "./config/load.js";
 
 /**
@@ -45,7 +46,7 @@ export async function rpicamMain(mode: "vid" | "still", argv: string[]): Promise
       source,
       stdout: process.stdout,
       stderr: process.stderr,
-      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      sleep,
       now: () => systemClock.now(),
       signal: abort.signal,
     });

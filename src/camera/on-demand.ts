@@ -1,5 +1,6 @@
 import type { Clock } from "../util/clock.js";
 import { PiclawError } from "../util/errors.js";
+import { sleep } from "../util/sleep.js";
 import {
   CameraErrorCode,
   type CameraFrame,
@@ -119,7 +120,7 @@ export class OnDemandFrames {
       const now = this.clock.now();
       if (now < newerThanMs) {
         // A capture must not begin before the time asked for.
-        await new Promise((r) => setTimeout(r, Math.max(1, Math.min(CLOCK_POLL_MS, newerThanMs - now))));
+        await sleep(Math.max(1, Math.min(CLOCK_POLL_MS, newerThanMs - now)));
         continue;
       }
       return this.begin().promise;

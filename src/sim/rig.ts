@@ -3,6 +3,7 @@ import { type RigProfile, resolveRigProfile } from "../rig/profile.js";
 import { FontBook } from "../shared/fonts.js";
 import { IPHONE_61 } from "../shared/phone-model.js";
 import type { Clock } from "../util/clock.js";
+import { sleep } from "../util/sleep.js";
 import {
   type CaptureSettings,
   DEFAULT_SIM_CAMERA_OPTIONS,
@@ -150,7 +151,7 @@ export class SimRig {
 
   private async startDelay(): Promise<void> {
     const waitMs = this.startedAtMs + this.config.camera.startDelaySeconds * 1000 - this.deps.clock.now();
-    if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+    if (waitMs > 0) await sleep(waitMs);
   }
 
   /**

@@ -13,6 +13,7 @@ import {
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { PiclawError } from "./errors.js";
+import { sleep } from "./sleep.js";
 
 /**
  * A cross-process lock: a lock file created exclusively (O_EXCL semantics, via link()). Its content names the holder (pid, host,
@@ -58,7 +59,7 @@ async function acquire(lockPath: string, options: FileLockOptions): Promise<stri
       );
     }
     // Short, growing waits: critical sections are a read, a parse and one atomic write.
-    await new Promise((resolve) => setTimeout(resolve, Math.min(2 + attempt * 2, 25) + (process.pid % 5)));
+    await sleep(Math.min(2 + attempt * 2, 25) + (process.pid % 5));
   }
 }
 

@@ -165,7 +165,9 @@ describe("duplicate tool-call ids (problem 12)", () => {
 
 describe("bounded transcripts (problem 11)", () => {
   it("a 5 MB content and a 5 MB argument never reach the next request; the model is told", async () => {
-    h = await harness();
+    // Over the default maxReplyBytes (4 MB), which would end the turn before clipping; the clip
+    // limits are the second line, for replies under the byte limit that are still far too long.
+    h = await harness({ provider: { maxReplyBytes: 16 * 1024 * 1024 } });
     const huge = "x".repeat(5_000_000);
     h.server.enqueue(
       {

@@ -4,6 +4,8 @@ import { REFERENCE_PARKED_API_PATH } from "../../src/app/rig-api.js";
 import {
   callTool,
   captureLog,
+  dashboardPost,
+  expectCentreTapLands,
   type HardwareDaemon,
   startHardwareDaemon,
   worldConfig,
@@ -27,14 +29,6 @@ describe("piclaw rig reference --parked while the daemon runs", () => {
     await hw?.stop();
   });
 
-  const dashboard = async (path: string) => {
-    const res = await fetch(`${hw.daemon.url}${path}`, {
-      method: "POST",
-      headers: { "x-piclaw-dashboard": "1" },
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  };
-
   it("e-stop mid-swipe → motion refused → confirmed through the API → a tap lands", async () => {
     const { world, link, client } = hw;
     const moves = () => world.gantry.motionLog().filter((e) => e.kind === "move").length;
@@ -51,14 +45,14 @@ describe("piclaw rig reference --parked while the daemon runs", () => {
       }
     };
     await until(() => world.gantry.stylusEnergised && world.gantry.isMoving(), "the swipe's drag");
-    expect((await dashboard("/dashboard/estop")).status).toBe(200);
+    expect((await dashboardPost(hw, "/dashboard/estop")).status).toBe(200);
     expect((await swipe).isError).toBe(true);
     const stoppedAt = world.gantry.positionAt();
     const park = world.profile.park;
     expect(Math.hypot(stoppedAt.xMm - park.xMm, stoppedAt.yMm - park.yMm)).toBeGreaterThan(10);
 
     // The e-stop reset cannot re-reference: the carriage stopped mid-bed, GRBL's MPos cannot vouch for it.
-    const reset = await dashboard("/dashboard/estop-reset");
+    const reset = await dashboardPost(hw, "/dashboard/estop-reset");
     expect(reset.status).toBe(409);
     expect(reset.body.error).toMatchObject({ code: "MOTION_ORIGIN_UNCONFIRMED" });
     expect(String((reset.body.error as { message: string }).message)).toContain("Carriage at park");
@@ -95,13 +89,7 @@ describe("piclaw rig reference --parked while the daemon runs", () => {
     expect(out.join("")).toContain(`PID ${process.pid}`);
     expect(out.join("")).toContain("referenced at the park spot");
 
-    const t0 = world.gantry.now();
-    const tap = await callTool(client, "tap", { bbox: [0.45, 0.45, 0.55, 0.55] });
-    expect(tap.isError, tap.texts.join("\n")).toBe(false);
-    const touches = world.phone.touchReports(t0);
-    expect(touches).toHaveLength(1);
-    expect(touches[0]?.x).toBeCloseTo(0.5, 2);
-    expect(touches[0]?.y).toBeCloseTo(0.5, 2);
+    await expectCentreTapLands(hw);
   }, 240_000);
 });
 
@@ -132,18 +120,8 @@ describe("a daemon whose start cannot vouch for the carriage (no position record
     expect(refused.isError).toBe(true);
     expect(moves()).toBe(0);
 
-    const confirmed = await fetch(`${daemon.url}/dashboard/confirm-parked`, {
-      method: "POST",
-      headers: { "x-piclaw-dashboard": "1" },
-    });
-    expect(confirmed.status).toBe(200);
+    expect((await dashboardPost(hw, "/dashboard/confirm-parked")).status).toBe(200);
     expect(await health()).toMatchObject({ status: 200, body: { status: "ready" } });
-    const t0 = world.gantry.now();
-    const tap = await callTool(client, "tap", { bbox: [0.45, 0.45, 0.55, 0.55] });
-    expect(tap.isError, tap.texts.join("\n")).toBe(false);
-    const touches = world.phone.touchReports(t0);
-    expect(touches).toHaveLength(1);
-    expect(touches[0]?.x).toBeCloseTo(0.5, 2);
-    expect(touches[0]?.y).toBeCloseTo(0.5, 2);
+    await expectCentreTapLands(hw);
   }, 240_000);
 });

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
+import { expect } from "vitest";
 import { parseConfig } from "../../src/app/config/load.js";
 import type { PiclawConfig } from "../../src/app/config/schema.js";
 import { Daemon } from "../../src/app/daemon.js";
@@ -159,4 +160,27 @@ export async function callTool(
     texts: content.filter((c) => c.type === "text").map((c) => c.text ?? ""),
     images: content.filter((c) => c.type === "image").length,
   };
+}
+
+/** A dashboard button: a POST with the dashboard's action header (what its page sends), answer parsed. */
+export async function dashboardPost(
+  hw: HardwareDaemon,
+  path: string,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${hw.daemon.url}${path}`, {
+    method: "POST",
+    headers: { "x-piclaw-dashboard": "1" },
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/** A `tap` on the screen's centre through MCP succeeds and the world's phone felt exactly that touch. */
+export async function expectCentreTapLands(hw: HardwareDaemon): Promise<void> {
+  const t0 = hw.world.gantry.now();
+  const tap = await callTool(hw.client, "tap", { bbox: [0.45, 0.45, 0.55, 0.55] });
+  expect(tap.isError, tap.texts.join("\n")).toBe(false);
+  const touches = hw.world.phone.touchReports(t0);
+  expect(touches).toHaveLength(1);
+  expect(touches[0]?.x).toBeCloseTo(0.5, 2);
+  expect(touches[0]?.y).toBeCloseTo(0.5, 2);
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { chunkEvents, type SentBody, type StreamOptions, writeHuge, writeStream } from "./openai-stream.js";
 
 /**
  * A fake OpenAI-compatible HTTP server on 127.0.0.1 for tests, the bench and the end-to-end session:
@@ -35,7 +36,11 @@ export type FakeReply =
   /** 200 headers and the first `bytes` of a reply, then the socket is destroyed (reset mid-body). */
   | { kind: "cut-body"; bytes?: number }
   /** A 2xx answer with this exact body text (malformed JSON, `null`, an SSE stream, …). */
-  | { kind: "raw"; body: string; contentType?: string; status?: number };
+  | { kind: "raw"; body: string; contentType?: string; status?: number }
+  /** The reply as an SSE stream of chunks (see openai-stream.ts), whole, stalled or reset part-way. */
+  | ({ kind: "stream"; reply?: Extract<FakeReply, { kind?: "reply" }> } & StreamOptions)
+  /** A 2xx body of about `bytes` bytes (JSON, or an SSE stream), written with backpressure. */
+  | { kind: "huge"; bytes: number; stream?: boolean; contentLength?: boolean };
 
 export interface RecordedRequest {
   /** Path of the request, e.g. `/v1/chat/completions`. */
@@ -57,6 +62,8 @@ export type FakePolicy = (request: RecordedRequest) => FakeReply | Promise<FakeR
 
 export class FakeOpenAIServer {
   readonly requests: RecordedRequest[] = [];
+  /** Each `huge` body served: its size and how much of it was written before the client left. */
+  readonly hugeBodies: SentBody[] = [];
   private readonly queue: FakeReply[] = [];
   private policy: FakePolicy | null = null;
   private server: Server | null = null;
@@ -139,11 +146,28 @@ export class FakeOpenAIServer {
         body: { error: { message: `fake policy threw: ${String(err)}` } },
       };
     }
-    this.answer(res, reply, text.length);
+    this.answer(res, reply, text.length, body.stream_options);
   }
 
-  private answer(res: ServerResponse, reply: FakeReply, requestChars: number): void {
+  private hold(res: ServerResponse): void {
+    this.hanging.add(res);
+    res.on("close", () => this.hanging.delete(res));
+  }
+
+  private answer(res: ServerResponse, reply: FakeReply, requestChars: number, streamOptions: unknown): void {
     switch (reply.kind) {
+      case "stream": {
+        const usage = (streamOptions as { include_usage?: unknown } | undefined)?.include_usage === true;
+        const completion = this.replyBody(reply.reply ?? {}, requestChars);
+        writeStream(res, chunkEvents(completion, usage, reply.pieceChars), reply, (r) => this.hold(r));
+        return;
+      }
+      case "huge": {
+        const record: SentBody = { bytes: 0, written: 0, complete: false };
+        this.hugeBodies.push(record);
+        writeHuge(res, reply, record);
+        return;
+      }
       case "http":
         send(res, reply.status, reply.body ?? { error: { message: `HTTP ${reply.status}` } }, reply.headers);
         return;
@@ -178,7 +202,7 @@ export class FakeOpenAIServer {
     }
   }
 
-  private replyBody(reply: Extract<FakeReply, { kind?: "reply" }>, requestChars: number): unknown {
+  private replyBody(reply: Extract<FakeReply, { kind?: "reply" }>, requestChars: number) {
     const calls = (reply.toolCalls ?? []).map((call) => ({
       id: call.id ?? `call_${this.nextCallId++}`,
       type: "function",

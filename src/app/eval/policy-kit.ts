@@ -68,8 +68,18 @@ export function bounded(p: Policy, max: number): Policy {
 /** What a task's check sees after the session: the simulated phone's truth and the outcome. */
 export interface CheckContext {
   truth: PhoneTruth;
+  /** The last session's closing status and recap. */
   status: string;
   recap: string;
+  /** Every session's closing status in order (two for a resumed task: the WAIT, then the follow-up). */
+  statuses: string[];
+}
+
+/** A message that arrives `afterSeconds` after the task's first session starts. */
+export interface LaterReply {
+  from: string;
+  text: string;
+  afterSeconds: number;
 }
 
 /** One task of `piclaw eval`: words for the agent, the phone it starts with, and how success is judged. */
@@ -79,6 +89,12 @@ export interface EvalTask {
   prompt: string;
   /** `sim.phone` settings for this task (locale, notifications). */
   phone?: Record<string, unknown>;
+  /**
+   * A WAIT-and-resume task: this reply arrives later; when the first session ends WAIT, the harness
+   * waits for the reply, fires the follow-up job the WAIT left (as `piclaw jobs fire` does) and the
+   * task goes on in the session that job wakes.
+   */
+  resume?: LaterReply;
   /** null = success, else why not (read from the simulator's truth, never from the agent's words alone). */
   check(ctx: CheckContext): string | null;
   /** The scripted listing-only policy (a fresh one per run: policies keep state). */

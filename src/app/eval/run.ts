@@ -1,12 +1,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { AgentEvents } from "../../agent/events.js";
+import type { SessionOutcome } from "../../agent/ports.js";
 import type { ChatProvider } from "../../agent/provider.js";
 import type { Logger } from "../../log/logger.js";
 import type { PhoneTruth } from "../../sim/phone/phone.js";
 import type { Clock } from "../../util/clock.js";
 import { errorMessage, PiclawError } from "../../util/errors.js";
+import type { AgentStack } from "../agent-stack.js";
 import { type LoadedConfig, parseConfig } from "../config/load.js";
 import { Daemon } from "../daemon.js";
 import { ScriptedProvider } from "./scripted-provider.js";
@@ -73,7 +76,9 @@ async function runTask(task: EvalTask, options: EvalOptions): Promise<TaskResult
     timeZone: "UTC",
     server: { port: 0 },
     dashboard: { enabled: false },
-    runtime: { enabled: false },
+    // Triggers stay off so tasks are independent; a WAIT-and-resume task needs the job scheduler
+    // (its follow-up job), never the screen watcher.
+    runtime: task.resume ? { enabled: true, poll: { enabled: false } } : { enabled: false },
     camera: { framerate: 10 },
     agent: base.agent,
     vision: base.vision,
@@ -96,14 +101,33 @@ async function runTask(task: EvalTask, options: EvalOptions): Promise<TaskResult
       turns++;
     });
     const offTrace = options.verbose ? traceTurns(agent.events, options.progress) : () => {};
-    const off = () => {
+    const tRun = clock.now();
+    const outcomes: SessionOutcome[] = [];
+    try {
+      if (task.resume)
+        rig.phone.schedule({
+          atMs: tRun + task.resume.afterSeconds * 1000,
+          app: "messages",
+          from: task.resume.from,
+          text: task.resume.text,
+        });
+      outcomes.push(await agent.run(task.prompt, "piclaw eval"));
+      if (task.resume && outcomes[0]?.status === "WAIT") {
+        options.progress("    WAIT: letting the reply arrive, then firing the follow-up job");
+        outcomes.push(await resumeAfterWait(agent, tRun + task.resume.afterSeconds * 1000, clock));
+      }
+    } finally {
       offTurns();
       offTrace();
-    };
-    const tRun = clock.now();
-    const outcome = await agent.run(task.prompt, "piclaw eval").finally(off);
+    }
+    const outcome = outcomes[outcomes.length - 1] as SessionOutcome;
     const truth: PhoneTruth = rig.truth();
-    const why = task.check({ truth, status: outcome.status, recap: outcome.recap });
+    const why = task.check({
+      truth,
+      status: outcome.status,
+      recap: outcome.recap,
+      statuses: outcomes.map((o) => o.status),
+    });
     return {
       id: task.id,
       ok: why === null,
@@ -111,7 +135,7 @@ async function runTask(task: EvalTask, options: EvalOptions): Promise<TaskResult
       status: outcome.status,
       recap: outcome.recap,
       turns,
-      tokens: outcome.tokens.prompt + outcome.tokens.completion,
+      tokens: outcomes.reduce((sum, o) => sum + o.tokens.prompt + o.tokens.completion, 0),
       seconds: (clock.now() - tRun) / 1000,
     };
   } catch (err) {
@@ -128,6 +152,46 @@ async function runTask(task: EvalTask, options: EvalOptions): Promise<TaskResult
   } finally {
     await daemon.stop();
     rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
+/** Longest the harness waits for the session a follow-up job wakes. */
+const RESUME_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * After a WAIT: let the reply arrive (it is due at `replyAtMs`), then fire the follow-up job the WAIT
+ * left — the engine's canonical one or one the agent created — at once instead of at its scheduled
+ * minute (as `piclaw jobs fire` does: the eval does not wait out a 15-minute follow-up), and return the
+ * outcome of the session it wakes. PiclawError EVAL_NO_FOLLOW_UP when no job is pending.
+ */
+async function resumeAfterWait(agent: AgentStack, replyAtMs: number, clock: Clock): Promise<SessionOutcome> {
+  const pending = (await agent.jobs.list()).filter((j) => j.type === "one-time" && j.status === "pend");
+  const job = pending[0];
+  if (!job)
+    throw new PiclawError("EVAL_NO_FOLLOW_UP", "the session ended WAIT but left no pending follow-up job");
+  // The reply lands a moment after it is due; a second of slack covers the phone's lazy clock.
+  await sleep(Math.max(0, replyAtMs - clock.now()) + 1000);
+  let off = () => {};
+  let timer: NodeJS.Timeout | undefined;
+  const next = new Promise<SessionOutcome>((resolve, reject) => {
+    off = agent.events.onType("session_end", (e) => resolve(e.outcome));
+    timer = setTimeout(
+      () =>
+        reject(
+          new PiclawError(
+            "EVAL_TIMEOUT",
+            `no session ended within ${RESUME_TIMEOUT_MS / 60_000} min of firing ${job.id}`,
+          ),
+        ),
+      RESUME_TIMEOUT_MS,
+    );
+  });
+  try {
+    await agent.jobs.requestFire(job.id);
+    return await next;
+  } finally {
+    off();
+    clearTimeout(timer);
   }
 }
 

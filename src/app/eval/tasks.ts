@@ -13,6 +13,7 @@ import {
   type Step,
 } from "./policy-kit.js";
 import { findRow, type Row } from "./rows.js";
+import { dialTask, typeMessageTask, waitReplyTask } from "./tasks-input.js";
 import { notificationTask, readMessageTask, sendMessageTask } from "./tasks-messages.js";
 
 export type { EvalTask } from "./policy-kit.js";
@@ -255,7 +256,7 @@ const settingsZhTask: EvalTask = {
   },
 };
 
-/** The task suite: what the simulated phone supports today (README: what it cannot test yet). */
+/** The task suite (README "Picking a model": the baseline's table and what the listing lacks). */
 export const EVAL_TASKS: readonly EvalTask[] = [
   unlockTask,
   openTask("open-clock", "Clock", "clock", inClock),
@@ -274,4 +275,7 @@ export const EVAL_TASKS: readonly EvalTask[] = [
   sendMessageTask,
   notificationTask,
   idleTask,
+  typeMessageTask,
+  dialTask,
+  waitReplyTask,
 ];

@@ -1,6 +1,7 @@
 import type { Logger } from "../../log/logger.js";
 import type { Clock } from "../../util/clock.js";
 import { PiclawError } from "../../util/errors.js";
+import { sleep } from "../../util/sleep.js";
 import type { MotionBackend, MotionState, MotionStatus, MotionStep } from "../motion.js";
 import type { RigProfile } from "../profile.js";
 import { findGpioChipBase } from "./chip-base.js";
@@ -345,7 +346,7 @@ export class GpioBackend implements MotionBackend {
   private async enableDrivers(): Promise<void> {
     if (this.driversOn) return;
     this.setDrivers(true);
-    await new Promise((r) => setTimeout(r, ENABLE_SETTLE_MS));
+    await sleep(ENABLE_SETTLE_MS);
   }
 
   private setDrivers(on: boolean): void {

@@ -13,6 +13,7 @@ import type { Clock } from "../../util/clock.js";
 import type { SimGantry } from "./model.js";
 import { createOnoffFake, type SwitchInputs } from "./pigpio-onoff-fake.js";
 import { executeWave, wiringOf } from "./pigpio-wave-exec.js";
+import { WavePool } from "./pigpio-wave-pool.js";
 
 /**
  * A pigpio-shaped module that drives the simulated gantry: the same API subset the GPIO back-end uses on
@@ -103,14 +104,11 @@ export function createPigpioFake(options: PigpioFakeOptions): PigpioFake {
   const gpio = profile.gpio;
   if (!gpio) throw new Error("pigpio fake: the profile has no gpio: section");
   const wiring = wiringOf(profile);
-  const maxPulses = options.maxPulses ?? 12_000;
+  const pool = new WavePool(options.maxPulses ?? 12_000);
   const levels = new Map<number, 0 | 1>();
   const kin = kinematicsFor(profile);
   // The motors start wherever the carriage physically is; only differences matter to the drivers.
   let motors = kin.toSteps(gantry.positionAt());
-  let building: PigpioPulse[][] = [];
-  const waves = new Map<number, PigpioPulse[]>();
-  let nextId = 0;
   let tx: TxEntry[] = [];
   let initialized = false;
   const originMs = clock.now();
@@ -274,39 +272,12 @@ export function createPigpioFake(options: PigpioFakeOptions): PigpioFake {
       gantry.setStylus(false);
       initialized = false;
     },
-    waveClear() {
-      building = [];
-      waves.clear();
-    },
-    waveAddGeneric(pulses) {
-      for (const p of pulses) {
-        for (const v of [p.gpioOn, p.gpioOff, p.usDelay]) {
-          if (!Number.isInteger(v) || v < 0)
-            throw new Error(`pigpio: gpioWaveAddGeneric: bad pulse value ${v}`);
-        }
-        if (p.gpioOn > 31 || p.gpioOff > 31) throw new Error("pigpio: waves drive GPIO 1–31 only");
-      }
-      building.push(pulses.map((p) => ({ ...p })));
-      const count = mergeByTime(building).length;
-      if (count > maxPulses) throw new Error(`pigpio: PI_TOO_MANY_PULSES (${count} > ${maxPulses})`);
-      return count;
-    },
-    waveCreate() {
-      const pulses = mergeByTime(building);
-      if (pulses.length === 0) throw new Error("pigpio: PI_EMPTY_WAVEFORM");
-      let pool = pulses.length;
-      for (const w of waves.values()) pool += w.length;
-      if (pool > maxPulses) throw new Error(`pigpio: PI_TOO_MANY_CBS (DMA pool full: ${pool} pulses)`);
-      building = [];
-      const id = nextId++;
-      waves.set(id, pulses);
-      return id;
-    },
-    waveDelete(id) {
-      if (!waves.delete(id)) throw new Error(`pigpio: PI_BAD_WAVE_ID ${id}`);
-    },
+    waveClear: () => pool.clear(),
+    waveAddGeneric: (pulses) => pool.addGeneric(pulses),
+    waveCreate: () => pool.create(),
+    waveDelete: (id) => pool.delete(id),
     waveTxSend(id, mode) {
-      const pulses = waves.get(id);
+      const pulses = pool.get(id);
       if (!pulses) throw new Error(`pigpio: PI_BAD_WAVE_ID ${id}`);
       if (mode !== ONE_SHOT && mode !== ONE_SHOT_SYNC)
         throw new Error(`pigpio fake: wave mode ${mode} not simulated`);
@@ -344,13 +315,13 @@ export function createPigpioFake(options: PigpioFakeOptions): PigpioFake {
       const now = clock.now();
       const current = live(now).find((e) => e.startMs <= now) ?? live(now)[0];
       if (!current) return PI_NO_TX_WAVE;
-      return waves.has(current.id) ? current.id : PI_WAVE_NOT_FOUND;
+      return pool.get(current.id) !== undefined ? current.id : PI_WAVE_NOT_FOUND;
     },
     waveTxStop() {
       stopTx();
     },
     waveGetMaxPulses() {
-      return maxPulses;
+      return pool.maxPulses;
     },
   };
 
@@ -382,29 +353,4 @@ export function createPigpioFake(options: PigpioFakeOptions): PigpioFake {
     },
     dispose: () => inputs.dispose(),
   };
-}
-
-/** pigpio merges every `waveAddGeneric` into one time line; same-time pulses stay in order. */
-function mergeByTime(trains: readonly PigpioPulse[][]): PigpioPulse[] {
-  if (trains.length === 1) return [...(trains[0] ?? [])];
-  const timed: { us: number; seq: number; p: PigpioPulse }[] = [];
-  let seq = 0;
-  for (const train of trains) {
-    let us = 0;
-    for (const p of train) {
-      timed.push({ us, seq: seq++, p });
-      us += p.usDelay;
-    }
-    timed.push({ us, seq: seq++, p: { gpioOn: 0, gpioOff: 0, usDelay: 0 } });
-  }
-  timed.sort((x, y) => x.us - y.us || x.seq - y.seq);
-  const out: PigpioPulse[] = [];
-  for (let i = 0; i < timed.length; i++) {
-    const cur = timed[i];
-    if (!cur) continue;
-    const next = timed[i + 1];
-    if (cur.p.gpioOn === 0 && cur.p.gpioOff === 0 && next && next.us === cur.us) continue;
-    out.push({ gpioOn: cur.p.gpioOn, gpioOff: cur.p.gpioOff, usDelay: next ? next.us - cur.us : 0 });
-  }
-  return out;
 }

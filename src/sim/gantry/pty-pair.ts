@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, readlinkSync, rmSync } from "node:fs";
 import { PiclawError } from "../../util/errors.js";
+import { sleep } from "../../util/sleep.js";
 
 /**
  * A connected pair of pseudo-terminals: bytes written to one end's device come out of the other's, as
@@ -136,7 +137,7 @@ export async function openPtyPair(options: PtyPairOptions = {}): Promise<PtyPair
   const [a, b] = paths as [string, string];
   // socat announces the ptys before it makes the symlinks: wait for them so callers can open by name.
   for (const link of [options.linkA, options.linkB]) {
-    for (let i = 0; link && !existsSync(link) && i < 100; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; link && !existsSync(link) && i < 100; i++) await sleep(10);
   }
   const exited = new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve();

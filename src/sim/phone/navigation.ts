@@ -29,7 +29,15 @@ export function createNav(s: PhoneState, passcode: PasscodeCheck): Nav {
       const thread = s.threads.find((t) => t.id === threadId);
       if (thread) thread.unread = 0;
       const ui = s.ui.messages;
-      s.ui.messages = { draft: "", listScroll: 0, ...ui, threadId, pasteMenu: false, threadScroll: 0 };
+      s.ui.messages = {
+        draft: "",
+        listScroll: 0,
+        ...ui,
+        threadId,
+        pasteMenu: false,
+        threadScroll: 0,
+        focused: false,
+      };
       if (s.banner?.threadId === threadId) s.banner = null;
     },
     passcodeDigit: (digit) => {

@@ -6,8 +6,8 @@ import { PiclawError } from "../../util/errors.js";
 import type { ScreenElement, ScreenSource, TouchEvent } from "../types.js";
 import { buildApp } from "./apps/registry.js";
 import type { Ctx, Nav } from "./context.js";
-import { GESTURE_THRESHOLDS as T } from "./gesture-thresholds.js";
-import { type Gesture, GestureRecognizer, type SwipeGesture } from "./gestures.js";
+import { type Gesture, GestureRecognizer } from "./gestures.js";
+import { deliver, Inbox, type ScheduledNotification } from "./inbox.js";
 import { createNav } from "./navigation.js";
 import { encodePng, rasterize, svgDocument } from "./render.js";
 import { Scene } from "./scene.js";
@@ -19,18 +19,12 @@ import { buildSwitcher } from "./screens/switcher.js";
 import { type AppId, initialState, type PhoneScreen, type PhoneState } from "./state.js";
 import { STRINGS } from "./strings.js";
 import { summarize } from "./summary.js";
-import { contains, rect } from "./svg.js";
+import { rect } from "./svg.js";
+import { systemSwipe } from "./system-swipe.js";
 import { DARK, LIGHT } from "./theme.js";
 import { wallTime } from "./time-format.js";
 import { TouchLog, type TouchReport } from "./touch-log.js";
-
-/** A message that arrives on the phone at `atMs` (clock time), as if sent by `from`. */
-export interface ScheduledNotification {
-  atMs: number;
-  app: "messages";
-  from: string;
-  text: string;
-}
+import { type InputTruth, inputTruth } from "./truth.js";
 
 export interface SimPhoneOptions {
   clock: Clock;
@@ -46,8 +40,10 @@ export interface SimPhoneOptions {
   utcOffsetMinutes?: number;
 }
 
+export { BANNER_MS, type ScheduledNotification } from "./inbox.js";
+
 /** Ground truth for tests and benchmarks; never shown to the agent. */
-export interface PhoneTruth {
+export interface PhoneTruth extends InputTruth {
   screen: PhoneScreen;
   /** Foreground app when one is on screen (unlocked, not in the switcher), else null. */
   app: AppId | null;
@@ -58,9 +54,6 @@ export interface PhoneTruth {
   /** Every visible element, in drawing order (later = on top). */
   elements: ScreenElement[];
 }
-
-/** How long a message banner stays on screen. */
-export const BANNER_MS = 5000;
 
 /**
  * A simulated iPhone: real state (lock, apps, timers, messages, settings), drawn to pixels through an
@@ -75,8 +68,8 @@ export class SimPhone implements ScreenSource {
   private readonly locale: "en" | "zh";
   private readonly autoLockMs: number;
   private readonly utcOffsetMinutes: number;
-  private readonly pending: ScheduledNotification[];
-  private nextNotification = 0;
+  private readonly inbox = new Inbox();
+  private readonly startMs: number;
   private readonly state: PhoneState;
   private readonly recognizer: GestureRecognizer;
   private readonly nav: Nav;
@@ -97,13 +90,6 @@ export class SimPhone implements ScreenSource {
       throw new PiclawError("SIM_PHONE_PASSCODE", "passcode must be 4 to 6 digits", {
         length: opts.passcode.length,
       });
-    for (const n of opts.notifications ?? [])
-      if (n.app !== "messages" || !Number.isFinite(n.atMs))
-        throw new PiclawError(
-          "SIM_PHONE_NOTIFICATION",
-          'notifications need app "messages" and a finite atMs',
-          { from: n.from },
-        );
     this.geometry = opts.geometry ?? IPHONE_61;
     this.#passcode = opts.passcode;
     this.clock = opts.clock;
@@ -111,7 +97,8 @@ export class SimPhone implements ScreenSource {
     this.locale = opts.locale;
     this.autoLockMs = opts.autoLockMs ?? 0;
     this.utcOffsetMinutes = opts.utcOffsetMinutes ?? 0;
-    this.pending = [...(opts.notifications ?? [])].sort((a, b) => a.atMs - b.atMs);
+    this.inbox.add(opts.notifications ?? []);
+    this.startMs = opts.clock.now();
     this.state = initialState(opts.locale, opts.clock.now());
     this.ptPerMm = this.geometry.screenPt.width / this.geometry.glassMm.width;
     this.touchLog = new TouchLog(this.geometry.screenPx);
@@ -189,6 +176,12 @@ export class SimPhone implements ScreenSource {
     return this.touchLog.since(sinceMs);
   }
 
+  /** A message that will arrive at `n.atMs` (e.g. a contact's reply some seconds from now). */
+  schedule(n: ScheduledNotification): void {
+    this.inbox.add([n]);
+    this.rev++;
+  }
+
   /** Side button: screen off (and lock) when on; wake to the lock screen when off. */
   pressSideButton(): void {
     const now = this.advance();
@@ -230,6 +223,7 @@ export class SimPhone implements ScreenSource {
         locale: this.locale,
       }),
       elements: scene.truth(),
+      ...inputTruth(s, screen, this.startMs),
     };
   }
 
@@ -246,17 +240,14 @@ export class SimPhone implements ScreenSource {
     const now = this.clock.now();
     const s = this.state;
     for (;;) {
-      const n = this.pending[this.nextNotification];
       const lockAt =
         this.autoLockMs > 0 && s.screenOn ? s.lastActivityMs + this.autoLockMs : Number.POSITIVE_INFINITY;
-      const nAt = n ? n.atMs : Number.POSITIVE_INFINITY;
+      const nAt = this.inbox.nextAt;
       if (Math.min(lockAt, nAt) > now) break;
       this.rev++;
-      if (lockAt <= nAt) this.sleep();
-      else if (n) {
-        this.nextNotification++;
-        this.deliver(n);
-      }
+      const n = lockAt <= nAt ? undefined : this.inbox.take();
+      if (n) deliver(s, n);
+      else this.sleep();
     }
     const held = this.recognizer.poll(now);
     for (const g of held) this.dispatch(g, now);
@@ -272,30 +263,6 @@ export class SimPhone implements ScreenSource {
     s.entered = "";
     s.banner = null;
     s.switcher = false;
-  }
-
-  private deliver(n: ScheduledNotification): void {
-    const s = this.state;
-    let thread = s.threads.find((t) => t.name === n.from);
-    if (!thread) {
-      thread = { id: `t${s.threads.length}`, name: n.from, messages: [], unread: 0 };
-      s.threads.push(thread);
-    }
-    thread.messages.push({ fromMe: false, text: n.text, atMs: n.atMs });
-    const reading =
-      s.screenOn &&
-      !s.locked &&
-      !s.switcher &&
-      s.foreground === "messages" &&
-      s.ui.messages?.threadId === thread.id;
-    if (reading) return;
-    thread.unread++;
-    if (!s.screenOn) {
-      s.screenOn = true; // like iOS, a new message lights up the lock screen
-      s.lastActivityMs = n.atMs;
-    }
-    if (!s.locked)
-      s.banner = { threadId: thread.id, from: n.from, text: n.text, untilMs: n.atMs + BANNER_MS };
   }
 
   private ctx(now: number): Ctx {
@@ -367,41 +334,13 @@ export class SimPhone implements ScreenSource {
         this.dispatch({ kind: "tap", at: g.at, count: 1, tMs: g.tMs }, now);
         this.last = g; // diagnostics report what was recognised (a long press), not the activation
       }
-    } else this.swipe(g, scene);
+    } else
+      systemSwipe(g, scene, {
+        state: s,
+        nav: this.nav,
+        geometry: this.geometry,
+        ptPerMm: this.ptPerMm,
+      });
     this.rev++;
-  }
-
-  private swipe(g: SwipeGesture, scene: Scene): void {
-    const s = this.state;
-    const upMm = -g.dyMm;
-    if (g.edge === "bottom" && g.direction === "up" && upMm >= T.homeSwipeMinMm) {
-      if (s.locked) {
-        if (s.lockView === "lock") this.nav.showPasscode();
-        return;
-      }
-      const paused = g.holdMs >= T.switcherHoldMs && g.start.yMm - g.holdAt.yMm >= T.switcherMinUpMm;
-      if (paused) {
-        s.switcher = true;
-        s.switcherScroll = 0;
-      } else this.nav.goHome();
-      return;
-    }
-    if (g.edge === "left" && g.direction === "right" && !s.locked) {
-      const far =
-        g.dxMm >= T.backSwipeMinFraction * this.geometry.glassMm.width ||
-        (g.dxMm >= T.backFlickMinMm && g.releaseVxMmS >= T.flickMinSpeedMmS);
-      if (far && this.nav.back()) return;
-    }
-    const el = scene.hit(g.start.x, g.start.y, "onSwipe");
-    if (el?.onSwipe?.(g)) return;
-    const axis = g.direction === "up" || g.direction === "down" ? "y" : "x";
-    const region = [...scene.scrolls]
-      .reverse()
-      .find((r) => r.axis === axis && contains(r.rect, g.start.x, g.start.y));
-    if (!region) return;
-    const moved = axis === "y" ? -g.dyMm : -g.dxMm;
-    const v = axis === "y" ? -g.releaseVyMmS : -g.releaseVxMmS;
-    const momentum = Math.abs(v) >= T.flickMinSpeedMmS ? (v * T.scrollMomentumMs) / 1000 : 0;
-    region.scrollBy((moved + momentum) * this.ptPerMm);
   }
 }

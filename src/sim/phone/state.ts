@@ -56,6 +56,22 @@ export interface StopwatchState {
   laps: number[];
 }
 
+export type PhoneTab = "favorites" | "recents" | "contacts" | "keypad" | "voicemail";
+
+/** The on-screen keyboard: which page shows and the shift key ("auto": capitals at a sentence start). */
+export interface KeyboardState {
+  layer: "letters" | "numbers" | "symbols";
+  shift: "off" | "auto" | "once" | "lock";
+  /** When shift was last tapped (a second tap soon after locks capitals). */
+  shiftTappedMs: number;
+}
+
+/** A call placed from the Phone app (it lives outside the app's UI state, like a real call). */
+export interface CallState {
+  number: string;
+  startedAtMs: number;
+}
+
 export type ClockTab = "world" | "alarm" | "stopwatch" | "timer";
 
 /** Per-app UI state: dropped on force quit, so the app "restarts fresh". */
@@ -67,7 +83,10 @@ export interface AppUi {
     pasteMenu: boolean;
     listScroll: number;
     threadScroll: number;
+    /** The compose field has focus: the keyboard is up. */
+    focused: boolean;
   };
+  phone: { tab: PhoneTab; entry: string };
   settings: { scroll: number; page: StringKey | null };
   weather: { scroll: number };
 }
@@ -112,6 +131,11 @@ export interface PhoneState {
   timer: TimerState;
   stopwatch: StopwatchState;
   banner: Banner | null;
+  keyboard: KeyboardState;
+  /** The call on screen, if any. */
+  call: CallState | null;
+  /** Every number called, oldest first (Phone › Recents). */
+  calls: CallState[];
   lastActivityMs: number;
   batteryPercent: number;
 }
@@ -257,6 +281,9 @@ export function initialState(locale: "en" | "zh", nowMs: number): PhoneState {
     timer: { status: "idle", endMs: 0, remainingMs: 0, durationMs: 0 },
     stopwatch: { startedAtMs: null, accumulatedMs: 0, laps: [] },
     banner: null,
+    keyboard: { layer: "letters", shift: "auto", shiftTappedMs: Number.NEGATIVE_INFINITY },
+    call: null,
+    calls: [],
     lastActivityMs: nowMs,
     batteryPercent: 82,
   };

@@ -31,6 +31,23 @@ describe("piclaw eval on the simulated phone", () => {
     expect(lines.some((l) => l.includes("[1/2] wifi-off"))).toBe(true);
   }, 600_000);
 
+  it("WAIT-and-resume: the first session waits, the follow-up job's session reads the later reply", async () => {
+    const lines: string[] = [];
+    const results = await runEval({
+      loaded: { config: parseConfig({}), path: null, stateDir: "/nonexistent-unused" },
+      tasks: EVAL_TASKS.filter((t) => t.id === "wait-for-reply"),
+      baseline: true,
+      log: quietLog(),
+      clock: systemClock,
+      env: {},
+      progress: (l) => lines.push(l),
+    });
+    expect(results.map((r) => [r.id, r.ok, r.status, r.why])).toEqual([["wait-for-reply", true, "DONE", ""]]);
+    expect(lines.some((l) => l.includes("WAIT: letting the reply arrive"))).toBe(true);
+    // Two sessions of two turns each: a look, then WAIT; a look, then the answer.
+    expect(results[0]?.turns).toBe(4);
+  }, 600_000);
+
   it("refuses a hardware rig: its checks read the simulator's truth", async () => {
     const config = parseConfig({ rig: { backend: "hardware" } });
     await expect(

@@ -2,16 +2,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { MotionStep } from "../../../src/rig/motion.js";
 import { trapezoid } from "../../../src/rig/speed-law.js";
 import { rejection } from "../../helpers/errors.js";
-import { cleanupRigs, rig, sleep, until } from "./helpers.js";
+import { cleanupRigs, rig, sleep, tapAt, until } from "./helpers.js";
 
 afterEach(cleanupRigs);
-
-const tapAt = (xMm: number, yMm: number): MotionStep[] => [
-  { kind: "travel", to: { xMm, yMm } },
-  { kind: "stylus", down: true },
-  { kind: "dwell", ms: 80 },
-  { kind: "stylus", down: false },
-];
 
 describe("GrblBackend against the simulated board over a pty", () => {
   it("handshakes, refuses motion until referenced, then taps with the stylus only after the travel", async () => {

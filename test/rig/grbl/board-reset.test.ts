@@ -1,16 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { MotionStep } from "../../../src/rig/motion.js";
 import { rejection } from "../../helpers/errors.js";
-import { cleanupRigs, rig, sleep, until } from "./helpers.js";
+import { cleanupRigs, rig, sleep, tapAt, until } from "./helpers.js";
 
 afterEach(cleanupRigs);
-
-const tapAt = (xMm: number, yMm: number): MotionStep[] => [
-  { kind: "travel", to: { xMm, yMm } },
-  { kind: "stylus", down: true },
-  { kind: "dwell", ms: 80 },
-  { kind: "stylus", down: false },
-];
 
 /**
  * Issue 14: a board that resets by itself (reset button, USB brown-out) prints its banner unasked and

@@ -1,17 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { MotionStep } from "../../../src/rig/motion.js";
 import { fluidncBoardFor } from "../../../src/sim/gantry/grbl-fluidnc.js";
 import { rejection } from "../../helpers/errors.js";
-import { cleanupRigs, rig } from "./helpers.js";
+import { cleanupRigs, rig, tapAt } from "./helpers.js";
 
 afterEach(cleanupRigs);
-
-const tapAt = (xMm: number, yMm: number): MotionStep[] => [
-  { kind: "travel", to: { xMm, yMm } },
-  { kind: "stylus", down: true },
-  { kind: "dwell", ms: 80 },
-  { kind: "stylus", down: false },
-];
 
 /**
  * Issue 14: a FluidNC board (the simulator's FluidNC persona: its banner, `[MSG:INFO: …]` chatter,

@@ -5,7 +5,7 @@ import { Logger } from "../../../src/log/logger.js";
 import { GrblBackend } from "../../../src/rig/grbl/backend.js";
 import { openSerialPort } from "../../../src/rig/grbl/port.js";
 import type { GrblTimings } from "../../../src/rig/grbl/timings.js";
-import type { BedPoint } from "../../../src/rig/motion.js";
+import type { BedPoint, MotionStep } from "../../../src/rig/motion.js";
 import { loadRigProfile, type RigProfile } from "../../../src/rig/profile.js";
 import { eepromConfiguredFor, type GrblEeprom } from "../../../src/sim/gantry/grbl-eeprom.js";
 import { type SimGrblLink, startSimGrblLink } from "../../../src/sim/gantry/grbl-link.js";
@@ -30,6 +30,14 @@ export function fluidncProfile(patch: (p: RigProfile) => void = () => {}): RigPr
   patch(p);
   return p;
 }
+
+/** One tap's program: travel there, stylus down, hold `ms` after the strike, stylus up. */
+export const tapAt = (xMm: number, yMm: number, ms = 80): MotionStep[] => [
+  { kind: "travel", to: { xMm, yMm } },
+  { kind: "stylus", down: true },
+  { kind: "dwell", ms },
+  { kind: "stylus", down: false },
+];
 
 /** A stylus switch as the gantry saw it, with where queued motion ended at that moment. */
 export interface StylusCall {

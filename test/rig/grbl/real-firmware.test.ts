@@ -1,21 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { MotionStep } from "../../../src/rig/motion.js";
 import { eepromConfiguredFor, GrblEeprom } from "../../../src/sim/gantry/grbl-eeprom.js";
 import { rejection } from "../../helpers/errors.js";
-import { cleanupRigs, rig, sleep, until } from "./helpers.js";
+import { cleanupRigs, rig, sleep, tapAt, until } from "./helpers.js";
 
 /**
  * Issue 14: what real GRBL 1.1h does and the driver used to get wrong, each through the real driver over
  * a pty to the simulator (which models the firmware, see src/sim/gantry/README.md).
  */
 afterEach(cleanupRigs);
-
-const tapAt = (xMm: number, yMm: number, ms = 80): MotionStep[] => [
-  { kind: "travel", to: { xMm, yMm } },
-  { kind: "stylus", down: true },
-  { kind: "dwell", ms },
-  { kind: "stylus", down: false },
-];
 
 describe("GRBL driver against real-firmware behaviour", () => {
   it("1. sets G21 G90 G94 before G92, so a $N0=G20 startup block cannot make the park point inches", async () => {

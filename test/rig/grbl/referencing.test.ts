@@ -12,7 +12,7 @@ import { startSimGrblLink } from "../../../src/sim/gantry/grbl-link.js";
 import { SimGantry } from "../../../src/sim/gantry/model.js";
 import { systemClock } from "../../../src/util/clock.js";
 import { rejection } from "../../helpers/errors.js";
-import { fluidncProfile, quietLog, sleep, until } from "./helpers.js";
+import { fluidncProfile, quietLog, sleep, tapAt, until } from "./helpers.js";
 
 /**
  * Issue 14 problem 3: a restart must not declare "the carriage is at park" when nobody can vouch for it.
@@ -75,13 +75,6 @@ async function world() {
   };
   return { profile, gantry, link, recordPath, backend, insideTravel };
 }
-
-const tapAt = (xMm: number, yMm: number): MotionStep[] => [
-  { kind: "travel", to: { xMm, yMm } },
-  { kind: "stylus", down: true },
-  { kind: "dwell", ms: 80 },
-  { kind: "stylus", down: false },
-];
 
 describe("GRBL referencing policy", () => {
   it("no record: motion refused until the operator confirms the carriage at park", async () => {

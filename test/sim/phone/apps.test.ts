@@ -21,8 +21,11 @@ describe("Messages", () => {
     // A short tap is not a long press: no menu.
     finger.tap(field);
     expect(phone.truth().elements.some((e) => e.id === "messages.paste")).toBe(false);
+    // The tap focused the field: it moved up above the keyboard.
+    const raised = centreMm(phone, el(phone, "messages.field"));
+    expect(raised.y).toBeLessThan(field.y);
     // The menu appears while the finger is still down, as soon as the hold is long enough.
-    finger.longPress(field, 700, () => {
+    finger.longPress(raised, 700, () => {
       expect(el(phone, "messages.paste").label).toBe("Paste");
     });
     expect(el(phone, "messages.paste").label).toBe("Paste");

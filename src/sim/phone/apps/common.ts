@@ -23,6 +23,7 @@ export function tabBar<T extends string>(
   selected: T,
   onSelect: (id: T) => void,
   idPrefix: string,
+  selectedColor = "#ff9500",
 ): number {
   const top = ctx.H - METRICS.tabBarH - METRICS.homeIndicatorH;
   const t = ctx.theme;
@@ -32,7 +33,7 @@ export function tabBar<T extends string>(
   );
   const w = ctx.W / tabs.length;
   tabs.forEach((tab, i) => {
-    const color = tab.id === selected ? "#ff9500" : t.secondary;
+    const color = tab.id === selected ? selectedColor : t.secondary;
     const cx = w * i + w / 2;
     const svg =
       tab.glyph(cx, top + 17, color) +

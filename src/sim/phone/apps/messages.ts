@@ -1,4 +1,5 @@
 import { type Ctx, METRICS } from "../context.js";
+import { buildKeyboard, keyboardTop } from "../keyboard.js";
 import { ellipsize, type Scene, wrapText } from "../scene.js";
 import type { AppUi, PhoneState, Thread } from "../state.js";
 import { chevron, circle, path, rect } from "../svg.js";
@@ -12,7 +13,14 @@ const LIST_TOP = 196;
 const AVATAR_COLORS = ["#ff9500", "#34c759", "#5ac8fa", "#af52de", "#ff2d55", "#5856d6", "#a2845e"];
 
 export function messagesUi(state: PhoneState): MessagesUi {
-  state.ui.messages ??= { threadId: null, draft: "", pasteMenu: false, listScroll: 0, threadScroll: 0 };
+  state.ui.messages ??= {
+    threadId: null,
+    draft: "",
+    pasteMenu: false,
+    listScroll: 0,
+    threadScroll: 0,
+    focused: false,
+  };
   return state.ui.messages;
 }
 
@@ -40,6 +48,7 @@ export function messagesBack(state: PhoneState): boolean {
   ui.threadId = null;
   ui.pasteMenu = false;
   ui.draft = "";
+  ui.focused = false;
   return true;
 }
 
@@ -145,7 +154,8 @@ const LINE_H = 22;
 
 function threadView(scene: Scene, ctx: Ctx, ui: MessagesUi, thread: Thread): void {
   const { W, H, s, theme: t, state } = ctx;
-  const barTop = H - METRICS.homeIndicatorH - 52;
+  // With the keyboard up the input bar sits right on top of it.
+  const barTop = ui.focused ? keyboardTop(ctx) - 52 : H - METRICS.homeIndicatorH - 52;
   const top = METRICS.statusBarH + METRICS.navBarH + 16;
   // Lay bubbles out top-down, then anchor the bottom of the conversation above the input bar.
   const laid = thread.messages.map((m) => {
@@ -216,6 +226,8 @@ function threadView(scene: Scene, ctx: Ctx, ui: MessagesUi, thread: Thread): voi
       rect: field,
       onTap: () => {
         ui.pasteMenu = false;
+        if (!ui.focused) state.keyboard = { ...state.keyboard, layer: "letters", shift: "auto" };
+        ui.focused = true;
       },
       // Long press opens the edit menu, which iOS only offers when there is something to paste.
       onLongPress: () => {
@@ -245,6 +257,13 @@ function threadView(scene: Scene, ctx: Ctx, ui: MessagesUi, thread: Thread): voi
         anchor: "middle",
       }).svg,
   );
+  if (ui.focused)
+    buildKeyboard(scene, ctx, {
+      text: ui.draft,
+      set: (text) => {
+        ui.draft = text;
+      },
+    });
   if (ui.pasteMenu && state.clipboard) {
     const clip = state.clipboard;
     // A dimmed-free backdrop that closes the menu when tapping elsewhere (hidden from truth).

@@ -2,6 +2,7 @@ import type { Ctx } from "../context.js";
 import type { Scene } from "../scene.js";
 import type { AppId, PhoneState } from "../state.js";
 import { buildClock, clockSummary } from "./clock.js";
+import { buildDialer, phoneSummary } from "./dialer.js";
 import { buildMessages, messagesBack, messagesSummary } from "./messages.js";
 import { buildPlaceholder } from "./placeholder.js";
 import { buildSettings, settingsBack, settingsSummary } from "./settings.js";
@@ -13,6 +14,7 @@ export function buildApp(scene: Scene, ctx: Ctx, app: AppId): void {
   else if (app === "messages") buildMessages(scene, ctx);
   else if (app === "settings") buildSettings(scene, ctx);
   else if (app === "weather") buildWeather(scene, ctx);
+  else if (app === "phone") buildDialer(scene, ctx);
   else buildPlaceholder(scene, ctx, app);
 }
 
@@ -28,6 +30,7 @@ export function appSummary(
   if (app === "messages") return messagesSummary(state);
   if (app === "settings") return settingsSummary(state);
   if (app === "weather") return weatherSummary(state, nowMs, utcOffsetMinutes, locale);
+  if (app === "phone") return phoneSummary(state);
   return "empty app screen";
 }
 
