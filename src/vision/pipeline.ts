@@ -58,7 +58,7 @@ export const DEFAULT_VISION_OPTIONS: VisionOptions = {
 
 /**
  * Width a `width`-pixel screenshot is worked on at: divided by the whole factor that brings it closest
- * to `target` (1170 → 585, 1242 → 621, 750 and 828 unchanged), so every working pixel averages a whole
+ * to `target` (for 585: 1170 → 585, 1242 → 621, 750 and 828 unchanged), so every working pixel averages a whole
  * block of source pixels.
  */
 export function workingWidth(width: number, target: number): number {
