@@ -43,7 +43,11 @@ export async function createVision(
       screenPx: deps.screenPx,
       ...(deps.iconMemory ? { iconMemory: deps.iconMemory } : {}),
     },
-    { ...DEFAULT_VISION_OPTIONS, rectifiedWidth: config.vision.rectifiedWidth },
+    {
+      ...DEFAULT_VISION_OPTIONS,
+      rectifiedWidth: config.vision.rectifiedWidth,
+      screenshotWidth: config.vision.screenshotWidth,
+    },
   );
   return {
     pipeline,

@@ -145,6 +145,18 @@ function fitLine(points: readonly { u: number; v: number }[]): { a: number; b: n
   return { a: mv - b * mu, b };
 }
 
+/** Theil–Sen line v = a + b·u: b the median slope over pairs with distinct u; null without such a pair. */
+function theilSen(points: readonly { u: number; v: number }[]): { a: number; b: number } | null {
+  const slopes: number[] = [];
+  points.forEach((p, i) => {
+    for (const q of points.slice(i + 1))
+      if (Math.abs(q.u - p.u) > 1e-9) slopes.push((q.v - p.v) / (q.u - p.u));
+  });
+  if (slopes.length === 0) return null;
+  const b = median(slopes);
+  return { a: median(points.map((p) => p.v - b * p.u)), b };
+}
+
 export interface KeyboardFit {
   layer: Layer;
   upper: boolean;
@@ -175,10 +187,13 @@ export function fitKeyboard(rows: readonly Candidate[], aspect: number): Keyboar
   // Two rounds: fit, drop anchors more than 0.35 pitch (or 0.35 row) off, refit.
   let fit: KeyboardFit | null = null;
   for (let round = 0; round < 3; round++) {
-    const xs = fitLine(anchors.map((a) => ({ u: a.u, v: a.x })));
+    // The first fit is the robust one: a cap misread as another letter (`N` as `Z`) sits pitches away
+    // from its key and would tilt a least-squares line enough to throw out the good anchors.
+    const line = round === 0 ? theilSen : fitLine;
+    const xs = line(anchors.map((a) => ({ u: a.u, v: a.x })));
     const pitch = xs && xs.b > 0.07 && xs.b < 0.13 ? xs.b : 0.1;
     const left = xs && xs.b > 0.07 && xs.b < 0.13 ? xs.a : median(anchors.map((a) => a.x - a.u * pitch));
-    const ys = fitLine(anchors.map((a) => ({ u: a.row, v: a.y })));
+    const ys = line(anchors.map((a) => ({ u: a.row, v: a.y })));
     const priorRow = (pitch * 1.38) / aspect;
     const rowPitch = ys && ys.b > priorRow * 0.7 && ys.b < priorRow * 1.4 ? ys.b : priorRow;
     const top = ys && rowPitch === ys.b ? ys.a : median(anchors.map((a) => a.y - a.row * rowPitch));

@@ -3,6 +3,7 @@ import type { Mat3 } from "../shared/homography.js";
 import type { RgbImage } from "../shared/image.js";
 import type { Clock } from "../util/clock.js";
 import { type AnnotateOptions, DEFAULT_ANNOTATE_OPTIONS, ScreenAnnotator } from "./annotate.js";
+import { SCREENSHOT_WIDTH } from "./config.js";
 import type { IconMemory } from "./icon-memory.js";
 import {
   buildListing,
@@ -11,7 +12,7 @@ import {
   type ListingEntry,
   type ListingOptions,
 } from "./listing.js";
-import { decodeRgb, stretchContrast, warpToScreen } from "./rectify.js";
+import { decodeRgb, shrinkRgb, stretchContrast, warpToScreen } from "./rectify.js";
 import type { ObjectDetector, OcrEngine } from "./types.js";
 
 /**
@@ -36,15 +37,33 @@ export interface ScreenView {
 export interface VisionOptions {
   /** Width of the rectified screen in pixels (height follows the phone's screen aspect). */
   rectifiedWidth: number;
+  /**
+   * A screenshot is divided by the whole factor that brings its width closest to this (`workingWidth`;
+   * area-averaged) before text is found, the detector runs and the rows get their meaning: a 3× phone
+   * screenshot holds far more pixels than those need. Text is still read from the full-size pixels.
+   * Boxes are screen fractions, so the listing does not change form; the view's `screen` and
+   * annotated image are at the working size.
+   */
+  screenshotWidth: number;
   listing: ListingOptions;
   annotate: AnnotateOptions;
 }
 
 export const DEFAULT_VISION_OPTIONS: VisionOptions = {
   rectifiedWidth: 585,
+  screenshotWidth: SCREENSHOT_WIDTH,
   listing: DEFAULT_LISTING_OPTIONS,
   annotate: DEFAULT_ANNOTATE_OPTIONS,
 };
+
+/**
+ * Width a `width`-pixel screenshot is worked on at: divided by the whole factor that brings it closest
+ * to `target` (for 585: 1170 → 585, 1242 → 621, 750 and 828 unchanged), so every working pixel averages a whole
+ * block of source pixels.
+ */
+export function workingWidth(width: number, target: number): number {
+  return Math.round(width / Math.max(1, Math.round(width / target)));
+}
 
 export interface VisionDeps {
   ocr: OcrEngine;
@@ -94,26 +113,37 @@ export class VisionPipeline {
     return this.describe(screen, { decode: t1 - t0, rectify: t2 - t1, start: t0 });
   }
 
-  /** Already-rectified screen pixels (a screenshot, decoded) → view. */
+  /**
+   * Already-rectified screen pixels (a screenshot, decoded) → view. A screenshot much wider than
+   * `screenshotWidth` is shrunk by a whole factor for finding text and everything else, while text is
+   * still read from `screen` itself.
+   */
   async fromScreen(screen: RgbImage): Promise<ScreenView> {
     const t0 = this.deps.clock.now();
-    return this.describe(screen, { decode: 0, rectify: 0, start: t0 });
+    const working = shrinkRgb(screen, workingWidth(screen.width, this.options.screenshotWidth));
+    const t1 = this.deps.clock.now();
+    return this.describe(working, { decode: 0, rectify: t1 - t0, start: t0 }, screen);
   }
 
-  /** Screenshot PNG/JPEG bytes → view. */
+  /** Screenshot PNG/JPEG bytes → view (as `fromScreen`; `rectify` times the shrink). */
   async fromScreenshot(image: Buffer): Promise<ScreenView> {
     const t0 = this.deps.clock.now();
-    const screen = await decodeRgb(image);
-    return this.describe(screen, { decode: this.deps.clock.now() - t0, rectify: 0, start: t0 });
+    const decoded = await decodeRgb(image);
+    const t1 = this.deps.clock.now();
+    const working = shrinkRgb(decoded, workingWidth(decoded.width, this.options.screenshotWidth));
+    const t2 = this.deps.clock.now();
+    return this.describe(working, { decode: t1 - t0, rectify: t2 - t1, start: t0 }, decoded);
   }
 
+  /** `detail`: the same screen sharper (a full-size screenshot), for reading text only. */
   private async describe(
     screen: RgbImage,
     t: { decode: number; rectify: number; start: number },
+    detail: RgbImage = screen,
   ): Promise<ScreenView> {
     const { ocr, detector, clock } = this.deps;
     const t0 = clock.now();
-    const [text, objects] = await Promise.all([ocr.recognize(screen), detector.detect(screen)]);
+    const [text, objects] = await Promise.all([ocr.recognize(screen, detail), detector.detect(screen)]);
     const entries = buildListing(text, objects, this.options.listing, screen, this.deps.iconMemory);
     const t1 = clock.now();
     const image = await this.annotator.annotate(screen, entries);

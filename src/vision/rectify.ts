@@ -1,4 +1,4 @@
-import sharp from "sharp";
+import sharp, { type OutputInfo } from "sharp";
 import { type Mat3, mat3Mul } from "../shared/homography.js";
 import { luma, type RgbImage } from "../shared/image.js";
 import { PiclawError } from "../util/errors.js";
@@ -11,22 +11,122 @@ import { checkPixelCount, imageHeader, MAX_IMAGE_PIXELS } from "../util/image-he
  */
 
 /**
- * Decode a JPEG/PNG into raw RGB. Sizes over MAX_IMAGE_PIXELS are refused from the header before
- * decoding (VISION_IMAGE_TOO_LARGE), and sharp is held to the same limit for anything else
- * (its default allows 268 MP, so a 16000×16000 bomb decoded to 768 MB).
+ * Decode a JPEG/PNG into raw 8-bit sRGB, three channels whatever the file holds (greyscale, palette,
+ * 16-bit and alpha PNGs included: alpha is dropped, not composited — a phone's screenshot is opaque).
+ * Sizes over MAX_IMAGE_PIXELS are refused from the header before decoding (VISION_IMAGE_TOO_LARGE),
+ * and sharp is held to the same limit for anything else (its default allows 268 MP, so a
+ * 16000×16000 bomb decoded to 768 MB).
  */
 export async function decodeRgb(image: Buffer): Promise<RgbImage> {
   const header = imageHeader(image);
   if (header) checkPixelCount(header, "VISION"); // anything else is left to sharp (VISION_DECODE)
+  let decoded: { data: Buffer; info: OutputInfo };
   try {
-    const { data, info } = await sharp(image, { limitInputPixels: MAX_IMAGE_PIXELS })
+    decoded = await sharp(image, { limitInputPixels: MAX_IMAGE_PIXELS })
       .removeAlpha()
-      .raw()
+      .toColourspace("srgb")
+      .raw({ depth: "uchar" })
       .toBuffer({ resolveWithObject: true });
-    return { width: info.width, height: info.height, channels: 3, data };
   } catch (err) {
     throw new PiclawError("VISION_DECODE", "the camera frame is not a decodable image", {}, { cause: err });
   }
+  const { data, info } = decoded;
+  // sRGB output has three 8-bit channels; a decoder that ever answered otherwise would have every later
+  // stage read the wrong bytes, so say so here instead.
+  if (info.channels !== 3 || data.length !== info.width * info.height * 3)
+    throw new PiclawError("VISION_DECODE", "the image did not decode to 8-bit RGB", {
+      width: info.width,
+      height: info.height,
+      channels: info.channels,
+      bytes: data.length,
+    });
+  return { width: info.width, height: info.height, channels: 3, data };
+}
+
+/**
+ * Horizontal area-average taps: output column `i` sums source bytes at offsets `offset[k]` (RGB triple
+ * starts within a row) times `weight[k]` for k in `start[i]`…`start[i + 1]` (partly covered pixels by
+ * their share; weights sum to 1).
+ */
+function columnTaps(
+  src: number,
+  dst: number,
+): { start: Int32Array; offset: Int32Array; weight: Float32Array } {
+  const scale = src / dst;
+  const start = new Int32Array(dst + 1);
+  const offset: number[] = [];
+  const weight: number[] = [];
+  for (let i = 0; i < dst; i++) {
+    start[i] = offset.length;
+    const a = i * scale;
+    const b = Math.min(src, (i + 1) * scale);
+    for (let x = Math.floor(a); x < b; x++) {
+      const overlap = Math.min(b, x + 1) - Math.max(a, x);
+      if (overlap > 1e-6) {
+        offset.push(x * 3);
+        weight.push(overlap / scale);
+      }
+    }
+  }
+  start[dst] = offset.length;
+  return { start, offset: Int32Array.from(offset), weight: Float32Array.from(weight) };
+}
+
+/**
+ * Shrink to `width` (height by the aspect) by area averaging: each output pixel is the mean of the
+ * source area it covers, partly covered pixels weighted by their share. Text strokes one or two source
+ * pixels thick come out as even grey lines; libvips' reducing kernels (linear, lanczos…) left a
+ * two-pixel stripe pattern at ±25% of its mean after a 2× shrink, and a crop of such a stroke reads
+ * worse. Returns the image itself when it is not wider than `width`.
+ */
+export function shrinkRgb(image: RgbImage, width: number): RgbImage {
+  const { width: sw, height: sh, data } = image;
+  if (sw <= width) return image;
+  const height = Math.max(1, Math.round((width * sh) / sw));
+  const { start, offset, weight } = columnTaps(sw, width);
+  const scaleY = sh / height;
+  const n = width * 3;
+  const out = Buffer.allocUnsafe(n * height);
+  const row = new Float32Array(n); // one source row, shrunk horizontally
+  let acc = new Float32Array(n); // output row `oy`, being summed
+  let next = new Float32Array(n); // output row `oy + 1` (a source row may straddle both)
+  let oy = 0;
+  const emit = () => {
+    const o = oy * n;
+    for (let i = 0; i < n; i++) out[o + i] = (acc[i] as number) + 0.5; // Buffer stores clamp to 0–255
+  };
+  for (let y = 0; y < sh && oy < height; y++) {
+    const base = y * sw * 3;
+    for (let ox = 0, o = 0; ox < width; ox++, o += 3) {
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      const k1 = start[ox + 1] as number;
+      for (let k = start[ox] as number; k < k1; k++) {
+        const i = base + (offset[k] as number);
+        const w = weight[k] as number;
+        r += (data[i] as number) * w;
+        g += (data[i + 1] as number) * w;
+        b += (data[i + 2] as number) * w;
+      }
+      row[o] = r;
+      row[o + 1] = g;
+      row[o + 2] = b;
+    }
+    const end = (oy + 1) * scaleY; // where output row `oy` ends, in source rows
+    const wHere = (Math.min(y + 1, end) - y) / scaleY;
+    const wNext = (y + 1 - Math.min(y + 1, end)) / scaleY;
+    for (let i = 0; i < n; i++) acc[i] = (acc[i] as number) + (row[i] as number) * wHere;
+    if (wNext > 0) for (let i = 0; i < n; i++) next[i] = (next[i] as number) + (row[i] as number) * wNext;
+    if (y + 1 >= end - 1e-9) {
+      emit();
+      [acc, next] = [next, acc];
+      next.fill(0);
+      oy++;
+    }
+  }
+  if (oy < height) emit(); // rounding left the last row a sliver short: it has all it will get
+  return { width, height, channels: 3, data: out };
 }
 
 /**

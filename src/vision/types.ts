@@ -17,8 +17,12 @@ export interface TextLine {
 
 /** Reads text in an image. Implementations own model sessions: call `close()` when done. */
 export interface OcrEngine {
-  /** Every text line found, in no particular order; never throws for an image without text. */
-  recognize(image: RgbImage): Promise<TextLine[]>;
+  /**
+   * Every text line found, in no particular order; never throws for an image without text. With
+   * `detail` (the same screen at a higher resolution), lines are found on `image` and read from
+   * `detail`'s pixels: small text reads better from a sharp crop than from an upsampled one.
+   */
+  recognize(image: RgbImage, detail?: RgbImage): Promise<TextLine[]>;
   close(): Promise<void>;
 }
 

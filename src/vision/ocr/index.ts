@@ -2,7 +2,7 @@ import * as ort from "onnxruntime-node";
 import { inferenceThreads } from "../threads.js";
 import type { OcrEngine } from "../types.js";
 import { type OcrOptions, type OcrOptionsInput, ocrConfigSchema } from "./config.js";
-import { loadDictionary, readModel, resolveModelPaths } from "./models.js";
+import { loadDictionary, readableModel, resolveModelPaths } from "./models.js";
 import { PaddleOcrEngine } from "./paddle-engine.js";
 
 export { type OcrOptions, type OcrOptionsInput, ocrConfigSchema } from "./config.js";
@@ -33,15 +33,15 @@ function sessionOptions(options: OcrOptions): ort.InferenceSession.SessionOption
 export async function createOcrEngine(input: OcrOptionsInput = {}): Promise<PaddleOcrEngine> {
   const options = ocrConfigSchema.parse(input);
   const paths = resolveModelPaths(options);
-  const [detBytes, recBytes, dictionary] = await Promise.all([
-    readModel(paths.det),
-    readModel(paths.rec),
+  const [detPath, recPath, dictionary] = await Promise.all([
+    readableModel(paths.det),
+    readableModel(paths.rec),
     loadDictionary(paths.dictionary),
   ]);
-  const det = await ort.InferenceSession.create(detBytes, sessionOptions(options));
+  const det = await ort.InferenceSession.create(detPath, sessionOptions(options));
   let rec: ort.InferenceSession;
   try {
-    rec = await ort.InferenceSession.create(recBytes, sessionOptions(options));
+    rec = await ort.InferenceSession.create(recPath, sessionOptions(options));
   } catch (err) {
     await det.release();
     throw err;

@@ -1,4 +1,5 @@
-import { readFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { PiclawError } from "../../util/errors.js";
@@ -59,10 +60,15 @@ export async function loadDictionary(path: string): Promise<string[]> {
   return chars;
 }
 
-/** A model file's bytes, with a PiclawError naming the path when it is missing. */
-export async function readModel(path: string): Promise<Uint8Array> {
+/**
+ * A model file's path once it is known to be readable (PiclawError naming the path otherwise). The
+ * session loads the file itself: a copy of the bytes in a JS buffer would stay resident (~15 MB for
+ * det + rec) until the garbage collector happened to release it.
+ */
+export async function readableModel(path: string): Promise<string> {
   try {
-    return new Uint8Array(await readFile(path));
+    await access(path, constants.R_OK);
+    return path;
   } catch (err) {
     throw new PiclawError("OCR_MODEL_UNREADABLE", "cannot read an OCR model file", { path }, { cause: err });
   }

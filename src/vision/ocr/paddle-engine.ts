@@ -56,9 +56,9 @@ export class PaddleOcrEngine implements OcrEngine {
     private readonly options: OcrOptions,
   ) {}
 
-  recognize(image: RgbImage): Promise<TextLine[]> {
+  recognize(image: RgbImage, detail: RgbImage = image): Promise<TextLine[]> {
     if (this.closed) return Promise.reject(new PiclawError("OCR_CLOSED", "the OCR engine is closed"));
-    const run = this.queue.then(() => this.run(image));
+    const run = this.queue.then(() => this.run(image, detail));
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -70,22 +70,30 @@ export class PaddleOcrEngine implements OcrEngine {
     await Promise.all([this.parts.det.release(), this.parts.rec.release()]);
   }
 
-  private async run(image: RgbImage): Promise<TextLine[]> {
-    const { width, height, data } = image;
+  private async run(image: RgbImage, detail: RgbImage): Promise<TextLine[]> {
+    const { width, height } = image;
     if (!(width >= MIN_IMAGE_SIDE && height >= MIN_IMAGE_SIDE)) return [];
-    if (data.length < width * height * 3)
-      throw new PiclawError("OCR_IMAGE_INVALID", "image data is shorter than width × height × 3", {
-        width,
-        height,
-        bytes: data.length,
-      });
+    for (const img of [image, detail])
+      if (img.data.length < img.width * img.height * 3)
+        throw new PiclawError("OCR_IMAGE_INVALID", "image data is shorter than width × height × 3", {
+          width: img.width,
+          height: img.height,
+          bytes: img.data.length,
+        });
+    // Boxes are found on `image`; `detail` (the same screen, maybe sharper) is read through them scaled.
+    const sx = detail.width / width;
+    const sy = detail.height / height;
+    const toDetail = (b: PixelBox): PixelBox =>
+      sx === 1 && sy === 1
+        ? b
+        : { x0: b.x0 * sx, y0: b.y0 * sy, x1: b.x1 * sx, y1: b.y1 * sy, score: b.score };
     // Glare-washed labels only show after local contrast normalisation, so text is found there; it is
     // read in true colours (the normalised grey loses fine marks such as `°`), and only a washed-out
     // region read weakly in colour is read again from the normalised image, the more confident reading
     // winning.
     const flat = this.options.localContrast ? normalizeLocalContrast(image) : image;
     const boxes = (await this.detect(flat)).map((b) => withLeadingDash(flat, b));
-    const read = await this.read(image, boxes);
+    const read = await this.read(detail, boxes.map(toDetail));
     if (flat !== image) {
       const weak = read.flatMap((r, i) => {
         const box = boxes[i];
@@ -112,7 +120,9 @@ export class PaddleOcrEngine implements OcrEngine {
       };
       const ink = tightenToInk(flat, read);
       const text =
-        DIGIT_THEN_RING.test(r.text) && endsWithRaisedMark(image, read) ? `${r.text.slice(0, -1)}°` : r.text;
+        DIGIT_THEN_RING.test(r.text) && endsWithRaisedMark(detail, toDetail(read))
+          ? `${r.text.slice(0, -1)}°`
+          : r.text;
       lines.push({
         text,
         conf: r.conf,
