@@ -6,6 +6,7 @@ import { nameAppIcons } from "./named-icons.js";
 import type { Candidate } from "./row.js";
 import { centreX, centreY, contains } from "./row.js";
 import { mergeStatusBar } from "./status-bar.js";
+import { nameStockApps } from "./stock-apps.js";
 import { findSwitches } from "./switches.js";
 
 /**
@@ -22,6 +23,7 @@ export function applyScreenSemantics(screen: RgbImage, rows: readonly Candidate[
   out = applyDialPad(screen, out);
   out = applySwitches(screen, out);
   out = nameAppIcons(out, { aspect });
+  out = nameStockApps(screen, out); // the dock: no names printed, stock designs named by look
   out = nameIconButtons(screen, out);
   return out;
 }
