@@ -272,7 +272,9 @@ function blue(tile: Tile, bg: Rgb): string | undefined {
     shareIn(ink, 0, 0.8, 0.15, 1),
     shareIn(ink, 0.85, 0.8, 1, 1),
   ];
-  if (Math.min(...corners) < 0.6) return undefined;
+  // A rectangle's bounding-box corners are full (the flap lines cut ~30–50% of the top ones); an
+  // ellipse's hold under 20%.
+  if (Math.min(...corners) < 0.45) return undefined;
   const gapsUpper = 1 - shareIn(ink, 0.3, 0.15, 0.7, 0.65);
   const gapsLower = 1 - shareIn(ink, 0.2, 0.75, 0.8, 0.95);
   return gapsUpper >= 0.02 && gapsUpper <= 0.35 && gapsLower <= gapsUpper ? "Mail" : undefined;
