@@ -12,7 +12,8 @@ import { findSwitches } from "./switches.js";
 /**
  * What the rows mean: pure passes over the screen pixels and the merged OCR/detector rows, in order —
  * the status bar becomes one row; a keyboard, then a dial pad, is listed key by key; switches are found
- * in the pixels and named by their row's title; app icons take the name printed under them; icon-only
+ * in the pixels and named by their row's title; app icons take the name printed under them, or in the
+ * dock a stock app's name by its design (`stock-apps.ts`); icon-only
  * buttons of a recognisable shape are named by it (`icon-shapes.ts`). Each pass
  * drops the raw rows it replaced, so one target is one row.
  */

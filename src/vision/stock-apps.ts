@@ -52,7 +52,8 @@ function backgroundClass(c: Rgb): Bg | null {
   const { h, s, v } = hsv(c);
   if (s <= 0.12 && v >= 0.82) return "white";
   if (s >= 0.35 && v >= 0.4 && h >= 95 && h <= 160) return "green";
-  if (s >= 0.4 && v >= 0.45 && h >= 195 && h <= 235) return "blue";
+  // Mail's blue runs from ~215° at the top to ~196° (light, near cyan) at the bottom.
+  if (s >= 0.4 && v >= 0.45 && h >= 185 && h <= 235) return "blue";
   return null;
 }
 
@@ -354,7 +355,19 @@ function isAppTile(r: Candidate, screen: RgbImage): boolean {
 export function nameStockApps(screen: RgbImage, rows: readonly Candidate[]): Candidate[] {
   return rows.map((r) => {
     if ((r.kind !== "icon" && r.kind !== "app") || r.label !== "" || !isAppTile(r, screen)) return r;
-    const name = nameStockApp(screen, r.box);
+    // A detector box can sit a little inside the tile (then its corners show the glyph, not the tile):
+    // try it grown by 8% a side too — every test must still pass on that box.
+    const [l, t, rt, bt] = r.box;
+    const gx = 0.08 * (rt - l);
+    const gy = 0.08 * (bt - t);
+    const name =
+      nameStockApp(screen, r.box) ??
+      nameStockApp(screen, [
+        Math.max(0, l - gx),
+        Math.max(0, t - gy),
+        Math.min(1, rt + gx),
+        Math.min(1, bt + gy),
+      ]);
     return name ? { ...r, kind: "app", label: name } : r;
   });
 }

@@ -75,6 +75,23 @@ describe("nameStockApp", () => {
     expect(nameStockApp(bubble, [27 / 390, 700 / 844, 87 / 390, 720 / 844])).toBeUndefined();
   });
 
+  it("nameStockApps names unnamed tile rows (a box a little inside the tile too) and leaves others alone", () => {
+    const bubble = screenWithTile(27, 700, GREEN, (u, v) => inEllipse(u, v, 0.5, 0.47, 0.33, 0.26));
+    const inset = 0.07 * (TILE[2] - TILE[0]);
+    const insetY = 0.07 * (TILE[3] - TILE[1]);
+    const inner: FracBox = [TILE[0] + inset, TILE[1] + insetY, TILE[2] - inset, TILE[3] - insetY];
+    const rows: Candidate[] = [
+      { kind: "icon", label: "", box: inner, conf: 0.8 },
+      { kind: "app", label: "Chat", box: TILE, conf: 0.8 },
+      { kind: "text", label: "", box: TILE, conf: 0.8 },
+    ];
+    expect(nameStockApps(bubble, rows).map((r) => `${r.kind} ${r.label}`)).toEqual([
+      "app Messages",
+      "app Chat",
+      "text ",
+    ]);
+  });
+
   it("names the simulated phone's dock and never mis-names a home-screen icon", async () => {
     const { phone, finger } = makePhone();
     finger.unlock(PASSCODE);
