@@ -28,6 +28,7 @@ import { projectRoot } from "../util/paths.js";
 import { seededRandom } from "../util/random.js";
 import { sleep, sleepUnlessAborted } from "../util/sleep.js";
 import { createVision, type VisionStack } from "../vision/create.js";
+import { IconMemory } from "../vision/icon-memory.js";
 import type { ScreenView } from "../vision/pipeline.js";
 import type { PiclawConfig } from "./config/schema.js";
 import { abortableMotion, bridgePatternAgent, DaemonCalibration } from "./daemon-calibration.js";
@@ -112,7 +113,13 @@ export class PhoneToolStack {
     });
     this.camera = camera;
     const [vision] = await Promise.all([
-      createVision(config, { fonts: new FontBook(), clock, screenPx: rig.phoneGeometry.screenPx }),
+      // One icon memory per phone: dock icons take names seen on its home screens and switcher.
+      createVision(config, {
+        fonts: new FontBook(),
+        clock,
+        screenPx: rig.phoneGeometry.screenPx,
+        iconMemory: new IconMemory(),
+      }),
       camera.start(),
     ]);
     this.vision = vision;

@@ -2,6 +2,7 @@ import type { FontBook } from "../shared/fonts.js";
 import type { Clock } from "../util/clock.js";
 import type { VisionConfig } from "./config.js";
 import { OnnxDetector } from "./detector/index.js";
+import type { IconMemory } from "./icon-memory.js";
 import { createOcrEngine } from "./ocr/index.js";
 import { DEFAULT_VISION_OPTIONS, VisionPipeline } from "./pipeline.js";
 import type { ObjectDetector, OcrEngine } from "./types.js";
@@ -17,7 +18,13 @@ export interface VisionStack {
 /** Load the OCR and detector models named by the config (local files only) and build the pipeline. */
 export async function createVision(
   config: { vision: VisionConfig },
-  deps: { fonts: FontBook; clock: Clock; screenPx: { width: number; height: number } },
+  deps: {
+    fonts: FontBook;
+    clock: Clock;
+    screenPx: { width: number; height: number };
+    /** The phone's app-icon memory (one per phone); none for screenshots of unrelated phones. */
+    iconMemory?: IconMemory;
+  },
 ): Promise<VisionStack> {
   const ocr = await createOcrEngine(config.vision.ocr);
   let detector: ObjectDetector;
@@ -28,7 +35,14 @@ export async function createVision(
     throw err;
   }
   const pipeline = new VisionPipeline(
-    { ocr, detector, fonts: deps.fonts, clock: deps.clock, screenPx: deps.screenPx },
+    {
+      ocr,
+      detector,
+      fonts: deps.fonts,
+      clock: deps.clock,
+      screenPx: deps.screenPx,
+      ...(deps.iconMemory ? { iconMemory: deps.iconMemory } : {}),
+    },
     { ...DEFAULT_VISION_OPTIONS, rectifiedWidth: config.vision.rectifiedWidth },
   );
   return {

@@ -1,7 +1,9 @@
 import type { FracBox } from "../shared/box.js";
 import { luma, type RgbImage } from "../shared/image.js";
+import { bottomRowKey } from "./keyboard.js";
+import { systemKeys } from "./keyboard-system-keys.js";
 import type { Candidate } from "./row.js";
-import { centreX, centreY } from "./row.js";
+import { boxHeight, centreX, centreY, contains } from "./row.js";
 
 /**
  * The phone keypad — the Phone app's dial pad and the passcode keypad — found from its digits and
@@ -127,7 +129,12 @@ function fitGrid(placed: { d: Digit; at: PadPoint }[]): PadGrid | null {
   if (!(pitchX > 0.05 && pitchY > 0.03)) return null;
   // Evenly spaced within 25 %: three digits in a row somewhere else on a screen do not pass this.
   if (Math.abs(c1 - c0 - pitchX) > pitchX / 4 || Math.abs(r1 - r0 - pitchY) > pitchY / 4) return null;
-  const r3 = r[3] ?? r2 + pitchY;
+  // The `0` row from a `0` only when that `0` sits on the grid (under `8`, one pitch below): a `0` read
+  // elsewhere (a key's icon misread, a badge) must not move the fourth row.
+  const zero = placed.find((p) => p.d === "0")?.at;
+  const onGrid =
+    zero !== undefined && Math.abs(zero.x - c1) < pitchX / 3 && Math.abs(zero.y - (r2 + pitchY)) < pitchY / 4;
+  const r3 = onGrid ? zero.y : r2 + pitchY;
   return { cols: [c0, c1, c2], rows: [r0, r1, r2, r3], pitchX, pitchY };
 }
 
@@ -178,9 +185,19 @@ function greenShare(screen: RgbImage, cx: number, cy: number, rx: number, ry: nu
   return green / n;
 }
 
+/** Whether a text row is a key's own glyph (its digit, `*`, `#`), read into the key row's label. */
+const isGlyph = (label: string): boolean => asDigit(label) !== null || /^[*＊#]$/.test(label.trim());
+
 /**
  * The rows with a recognised keypad listed key by key (`[key] "1"`…`"#"`, `[button] "call"`), the OCR
- * digits, their letter lines (`ABC`) and detector boxes on the caps dropped. Unchanged without a keypad.
+ * digits and detector boxes on the caps dropped. Other text printed on a cap — the letters under a
+ * digit (`ABC`), the `+` under `0` — stays a `text` row of its own inside the key: it is what a person
+ * reads there, and the key row's label stays the one character the key types. Unchanged without a
+ * keypad.
+ *
+ * The same 3×3 digit grid is the Chinese 9-key (T9) keyboard's when its fourth row holds keyboard words
+ * (`123`, `拼音`/`空格`, `return`…, `bottomRowKey`): then there is no `*`, `0`, `#` or call button, and
+ * those words (and a lone `中`/`英` layer key) become key rows.
  */
 export function applyDialPad(screen: RgbImage, rows: readonly Candidate[]): Candidate[] {
   const pad = findDialPad(rows.filter((r) => r.kind === "text"));
@@ -194,13 +211,26 @@ export function applyDialPad(screen: RgbImage, rows: readonly Candidate[]): Cand
   const capAt = (x: number, y: number): FracBox => [x - rx, y - ry, x + rx, y + ry];
   const onCap = (r: Candidate, x: number, y: number): boolean =>
     Math.abs(centreX(r.box) - x) < rx && Math.abs(centreY(r.box) - y) < ry;
+  // Keyboard words on the fourth row's line: a T9 keyboard, not a phone keypad.
+  const bottomWords = rows.filter(
+    (r) =>
+      r.kind === "text" &&
+      Math.abs(centreY(r.box) - grid.rows[3]) < grid.pitchY / 3 &&
+      (bottomRowKey(r.label) !== null || /^[中英]$/.test(r.label.trim())),
+  );
+  const t9 = bottomWords.some((r) => bottomRowKey(r.label) !== null);
   const keys: Candidate[] = [];
   const caps: PadPoint[] = [];
+  const glyphs = new Set<Candidate>();
   for (const digit of DIGITS) {
     const { col, row } = cell(digit);
     const x = grid.cols[col] ?? 0;
     const y = grid.rows[row] ?? 0;
     const glyph = rows.find((r) => r.kind === "text" && asDigit(r.label) === digit && onCap(r, x, y));
+    if (glyph) glyphs.add(glyph);
+    // A key OCR did not read is placed from the grid unless a word sits there (its own button).
+    const word = rows.some((r) => r.kind === "text" && onCap(r, x, y) && !isGlyph(r.label));
+    if (pad.keys[digit].inferred && (word || (t9 && row === 3))) continue;
     keys.push({
       kind: "key",
       label: digit,
@@ -211,23 +241,29 @@ export function applyDialPad(screen: RgbImage, rows: readonly Candidate[]): Cand
     caps.push({ x, y });
   }
   const passcode = rows.some((r) => r.kind === "text" && PASSCODE_HINT.test(r.label));
-  for (const [label, col] of [
-    ["*", 0],
-    ["#", 2],
-  ] as const) {
+  const starX = grid.cols[0];
+  const noStar =
+    !rows.some((r) => r.kind === "text" && onCap(r, starX, grid.rows[3])) &&
+    (passcode || capContrast(screen, starX, grid.rows[3], rx, ry) <= 10);
+  for (const [label, col] of t9
+    ? []
+    : ([
+        ["*", 0],
+        ["#", 2],
+      ] as const)) {
     const x = grid.cols[col];
     const y = grid.rows[3];
     const text = rows.find((r) => r.kind === "text" && onCap(r, x, y));
     if (text && Array.from(text.label.trim()).length > 1) continue; // a word there is its own button
+    // The passcode and number pads draw the delete key (⌫, a symbol OCR does not read) in the `#` cell
+    // and leave the `*` cell empty; the Phone keypad has `*` there and its `#` is a glyph.
+    const backspace = !text && col === 2 && noStar && rows.some((r) => r.kind === "icon" && onCap(r, x, y));
     const drawn = !passcode && capContrast(screen, x, y, rx, ry) > 10;
-    if (!text && !drawn) continue;
+    if (!text && !drawn && !backspace) continue;
     const glyph = text?.label.trim();
-    const name =
-      glyph === undefined || glyph === label || glyph === "＊"
-        ? label
-        : /^[x×⌫]$/i.test(glyph)
-          ? "delete"
-          : label;
+    // The `#` cell holds `#` or the delete symbol, which OCR reads as anything (`x`, `⌫`, even `卤`).
+    const name = backspace || (col === 2 && glyph !== undefined && !/^[#＃]$/.test(glyph)) ? "delete" : label;
+    if (text) glyphs.add(text);
     keys.push({
       kind: "key",
       label: name,
@@ -238,10 +274,73 @@ export function applyDialPad(screen: RgbImage, rows: readonly Candidate[]): Cand
     caps.push({ x, y });
   }
   const callY = grid.rows[3] + grid.pitchY;
-  if (callY + ry < 1 && greenShare(screen, grid.cols[1], callY, rx, ry) > 0.5) {
+  if (!t9 && callY + ry < 1 && greenShare(screen, grid.cols[1], callY, rx, ry) > 0.5) {
     keys.push({ kind: "button", label: "call", box: capAt(grid.cols[1], callY), conf: 0.9 });
     caps.push({ x: grid.cols[1], y: callY });
   }
-  const kept = rows.filter((r) => !caps.some((c) => onCap(r, c.x, c.y)));
+  const bottomKeys: FracBox[] = [];
+  if (t9)
+    for (const w of bottomWords) {
+      const label = bottomRowKey(w.label) ?? w.label.trim();
+      // The word is the key's middle; the key is as tall as a cap (T9 keys are short rounded rectangles).
+      const pad = 0.25 * boxHeight(w.box) * aspect;
+      const box: FracBox = [w.box[0] - pad, centreY(w.box) - ry, w.box[2] + pad, centreY(w.box) + ry];
+      keys.push({ kind: "key", label, box, labelBox: w.box, conf: 0.9 });
+      bottomKeys.push(box);
+      if (label === w.label.trim()) glyphs.add(w);
+    }
+  if (t9)
+    for (const k of t9Extras(screen, rows, grid, keys)) {
+      keys.push(k);
+      bottomKeys.push(k.box);
+    }
+  const system = keys.filter((k) => k.label === "mic" || k.label === "globe" || k.label === "emoji");
+  const kept = rows.filter(
+    (r) =>
+      !glyphs.has(r) &&
+      // A system key's symbol read as a character (the mic as `0`) or found as an icon.
+      !system.some((k) => contains(k.box, centreX(r.box), centreY(r.box))) &&
+      !(
+        r.kind !== "text" &&
+        (caps.some((c) => onCap(r, c.x, c.y)) ||
+          bottomKeys.some((b) => contains(b, centreX(r.box), centreY(r.box))))
+      ),
+  );
   return [...kept, ...keys];
+}
+
+/**
+ * The T9 keyboard's keys besides the digits and the bottom-row words: its delete key (an icon between
+ * the space bar and `return`, as in Apple's 9-key pinyin layout) and the globe/emoji and mic keys under
+ * the keyboard (`systemKeys`, with the keyboard spanning the screen's width in ten pitches).
+ */
+function t9Extras(
+  screen: RgbImage,
+  rows: readonly Candidate[],
+  grid: PadGrid,
+  keys: readonly Candidate[],
+): Candidate[] {
+  const out: Candidate[] = [];
+  const y = grid.rows[3];
+  const space = keys.find((k) => k.label === "space");
+  const ret = keys.find((k) => k.label === "return");
+  if (space && ret) {
+    const del = rows.find(
+      (r) =>
+        r.kind === "icon" &&
+        Math.abs(centreY(r.box) - y) < grid.pitchY / 3 &&
+        centreX(r.box) > space.box[2] &&
+        centreX(r.box) < ret.box[0],
+    );
+    if (del) out.push({ kind: "key", label: "delete", box: del.box, conf: 0.8 });
+  }
+  const system = systemKeys(screen, rows, {
+    left: 0,
+    pitch: 0.1,
+    top: y - 3 * grid.pitchY,
+    rowPitch: grid.pitchY,
+  });
+  // Only the strip under the keyboard: the bottom row's own keys are the words above.
+  out.push(...system.keys.filter((k) => centreY(k.box) > y + grid.pitchY / 2));
+  return out;
 }

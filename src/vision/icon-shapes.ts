@@ -1,120 +1,81 @@
 import { luma, type RgbImage } from "../shared/image.js";
 import type { Candidate } from "./row.js";
 import { boxHeight, boxWidth } from "./row.js";
+import { CONTENT_THICK, type Gate, type Mask, N, THICK, thicken } from "./shape-templates.js";
 
 /**
  * Icon-only buttons named by their shape: a small template classifier. The icon's crop is binarised
  * (ink = pixels far from the crop's border colour), its ink cropped to its own bounding square and
- * resampled to a `N`×`N` mask, and compared (Dice overlap, both masks thickened by one cell) with
- * shapes drawn here from lines and circles — plus `add`, × `close`, ‹ `back`, magnifier `search`,
- * ⋯ `more`, and the square with an up arrow `share`. No Apple artwork is used: SF Symbols' outlines
- * are thin strokes of these same shapes. The best template wins when it scores at least `MIN_SCORE`
- * and beats the runner-up by `MIN_MARGIN`; otherwise the row stays `[icon] ""`.
+ * resampled to a `N`×`N` mask, and compared (Dice overlap, both masks thickened by one cell) with the
+ * shapes of `shape-templates.ts`: + `add`, × `close`, ‹ `back`, magnifier `search`, ⋯ `more`, the
+ * square with an up arrow `share`, ≡ `menu`, ▶ `play`, ❚❚ `pause`, ♡ `heart`, ⌫ `delete`. A template
+ * only competes when the ink has its structure (count of parts and holes, width/height range: all
+ * scale-invariant), so a row of passcode dots is not `more`. A round container (`plus.circle`,
+ * `info.circle.fill`, `play.circle`) is named by what is inside it — its inner ink, or the glyph cut
+ * out of a filled disc — adding `info` (i) and `help` (?). The best template wins when it scores at
+ * least `MIN_SCORE` and beats the best other name by `MIN_MARGIN`; otherwise the row stays
+ * `[icon] ""`.
  */
 
-const N = 24;
 const MIN_SCORE = 0.75;
 const MIN_MARGIN = 0.08;
 
-type Mask = Uint8Array;
-
-/** Draw a `N`×`N` template with a pen of `width` cells. */
-function draw(paint: (plot: (x: number, y: number) => void) => void, width = 2.2): Mask {
-  const m = new Uint8Array(N * N);
-  const r = width / 2;
-  paint((x, y) => {
-    for (let yy = Math.floor(y - r); yy <= Math.ceil(y + r); yy++)
-      for (let xx = Math.floor(x - r); xx <= Math.ceil(x + r); xx++)
-        if (xx >= 0 && yy >= 0 && xx < N && yy < N && (xx + 0.5 - x) ** 2 + (yy + 0.5 - y) ** 2 <= r * r)
-          m[yy * N + xx] = 1;
-  });
-  return m;
-}
-function line(plot: (x: number, y: number) => void, x0: number, y0: number, x1: number, y1: number): void {
-  const steps = Math.ceil(Math.hypot(x1 - x0, y1 - y0) * 2) + 1;
-  for (let i = 0; i <= steps; i++) plot(x0 + ((x1 - x0) * i) / steps, y0 + ((y1 - y0) * i) / steps);
-}
-function ring(plot: (x: number, y: number) => void, cx: number, cy: number, r: number): void {
-  for (let a = 0; a < 360; a += 3)
-    plot(cx + r * Math.cos((a * Math.PI) / 180), cy + r * Math.sin((a * Math.PI) / 180));
-}
-function dot(plot: (x: number, y: number) => void, cx: number, cy: number, r: number): void {
-  for (let rr = 0; rr <= r; rr += 0.5) ring(plot, cx, cy, rr);
-}
-
-const E = N - 1.5;
-const TEMPLATES: { name: string; mask: Mask }[] = [
-  {
-    name: "add",
-    mask: draw((p) => {
-      line(p, N / 2, 1.5, N / 2, E);
-      line(p, 1.5, N / 2, E, N / 2);
-    }),
-  },
-  {
-    name: "close",
-    mask: draw((p) => {
-      line(p, 1.5, 1.5, E, E);
-      line(p, E, 1.5, 1.5, E);
-    }),
-  },
-  {
-    name: "back",
-    mask: draw((p) => {
-      line(p, E - 5, 1.5, 6, N / 2);
-      line(p, 6, N / 2, E - 5, E);
-    }),
-  },
-  {
-    name: "search",
-    mask: draw((p) => {
-      ring(p, 9.5, 9.5, 8);
-      line(p, 15.5, 15.5, E, E);
-    }),
-  },
-  {
-    name: "more",
-    mask: draw((p) => {
-      dot(p, 3, N / 2, 2.5);
-      dot(p, N / 2, N / 2, 2.5);
-      dot(p, N - 3, N / 2, 2.5);
-    }),
-  },
-  {
-    name: "share",
-    mask: draw((p) => {
-      line(p, 6, 9, 1.5, 9);
-      line(p, 1.5, 9, 1.5, E);
-      line(p, 1.5, E, E, E);
-      line(p, E, E, E, 9);
-      line(p, E, 9, N - 6, 9);
-      line(p, N / 2, 1.5, N / 2, 15);
-      line(p, N / 2, 1.5, 7.5, 6);
-      line(p, N / 2, 1.5, N - 7.5, 6);
-    }),
-  },
-];
-
-/** Grow a mask by one cell in the 4 directions (tolerance for stroke weight and position). */
-function thicken(m: Mask): Mask {
-  const out = new Uint8Array(m);
-  for (let y = 0; y < N; y++)
-    for (let x = 0; x < N; x++)
-      if (m[y * N + x])
-        for (const [dx, dy] of [
-          [1, 0],
-          [-1, 0],
-          [0, 1],
-          [0, -1],
-        ] as const) {
+/** Ink parts (8-connected) and holes (4-connected background regions not touching the border). */
+function structure(m: Mask): { parts: number; holes: number; aspect: number } {
+  const seen = new Uint8Array(N * N);
+  const flood = (start: number, ink: number, eight: boolean): boolean => {
+    let border = false;
+    const stack = [start];
+    seen[start] = 1;
+    while (stack.length > 0) {
+      const q = stack.pop() as number;
+      const x = q % N;
+      const y = (q - x) / N;
+      if (x === 0 || y === 0 || x === N - 1 || y === N - 1) border = true;
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          if ((!eight && dx !== 0 && dy !== 0) || (dx === 0 && dy === 0)) continue;
           const xx = x + dx;
           const yy = y + dy;
-          if (xx >= 0 && yy >= 0 && xx < N && yy < N) out[yy * N + xx] = 1;
+          if (xx < 0 || yy < 0 || xx >= N || yy >= N) continue;
+          const r = yy * N + xx;
+          if (!seen[r] && (m[r] ?? 0) === ink) {
+            seen[r] = 1;
+            stack.push(r);
+          }
         }
-  return out;
+    }
+    return border;
+  };
+  let parts = 0;
+  let holes = 0;
+  let x0 = N;
+  let x1 = -1;
+  let y0 = N;
+  let y1 = -1;
+  for (let i = 0; i < N * N; i++) {
+    if (m[i]) {
+      const x = i % N;
+      const y = (i - x) / N;
+      x0 = Math.min(x0, x);
+      x1 = Math.max(x1, x);
+      y0 = Math.min(y0, y);
+      y1 = Math.max(y1, y);
+    }
+    if (seen[i]) continue;
+    if (m[i]) {
+      flood(i, 1, true);
+      parts++;
+    } else if (!flood(i, 0, false)) holes++;
+  }
+  return { parts, holes, aspect: x1 < x0 ? 1 : (x1 + 1 - x0) / (y1 + 1 - y0) };
 }
 
-const THICK = TEMPLATES.map((t) => ({ name: t.name, mask: thicken(t.mask) }));
+const passes = (g: Gate, s: { parts: number; holes: number; aspect: number }): boolean =>
+  g.parts.includes(s.parts) &&
+  g.holes.includes(s.holes) &&
+  s.aspect >= g.aspect[0] &&
+  s.aspect <= g.aspect[1];
 
 function dice(a: Mask, b: Mask): number {
   let both = 0;
@@ -187,13 +148,130 @@ export function inkMask(screen: RgbImage, x0: number, y0: number, x1: number, y1
 
 /** The template name for an ink mask, or null when no shape is a clear match. */
 export function classifyShape(mask: Mask): string | null {
+  const content = contentOf(mask);
+  return content ? bestOf(CONTENT_THICK, content) : bestOf(THICK, mask);
+}
+
+/** The best template fitting the mask's structure, when it scores well and clearly beats other names. */
+function bestOf(
+  templates: readonly { name: string; mask: Mask; gates: Gate[] }[],
+  mask: Mask,
+): string | null {
   const thick = thicken(mask);
-  const scores = THICK.map((t) => ({ name: t.name, score: dice(thick, t.mask) })).sort(
-    (a, b) => b.score - a.score,
-  );
-  const [best, second] = scores;
+  const shape = structure(mask);
+  const scores = templates
+    .filter((t) => t.gates.some((g) => passes(g, shape)))
+    .map((t) => ({ name: t.name, score: dice(thick, t.mask) }))
+    .sort((a, b) => b.score - a.score);
+  const [best] = scores;
+  const second = scores.find((t) => t.name !== best?.name);
   if (!best || best.score < MIN_SCORE || best.score - (second?.score ?? 0) < MIN_MARGIN) return null;
   return best.name;
+}
+
+/**
+ * The glyph inside a round container (a ring or a disc spanning the whole symbol, its bounding box's
+ * corners empty), resampled to a full mask: the container's other ink parts (outline symbols) or, when
+ * there are none, its holes (filled symbols, the glyph cut out in the background colour). Null when the
+ * mask is not a container with something inside.
+ */
+function contentOf(m: Mask): Mask | null {
+  const part = new Int32Array(N * N);
+  const boxes: { x0: number; y0: number; x1: number; y1: number }[] = [];
+  for (let i = 0; i < N * N; i++) {
+    if (!m[i] || part[i]) continue;
+    const id = boxes.length + 1;
+    const b = { x0: N, y0: N, x1: -1, y1: -1 };
+    const stack = [i];
+    part[i] = id;
+    while (stack.length > 0) {
+      const q = stack.pop() as number;
+      const x = q % N;
+      const y = (q - x) / N;
+      b.x0 = Math.min(b.x0, x);
+      b.y0 = Math.min(b.y0, y);
+      b.x1 = Math.max(b.x1, x);
+      b.y1 = Math.max(b.y1, y);
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx;
+          const yy = y + dy;
+          const r = yy * N + xx;
+          if (xx >= 0 && yy >= 0 && xx < N && yy < N && m[r] && !part[r]) {
+            part[r] = id;
+            stack.push(r);
+          }
+        }
+    }
+    boxes.push(b);
+  }
+  const sizes = boxes.map((b) => (b.x1 - b.x0 + 1) * (b.y1 - b.y0 + 1));
+  const outerId = sizes.indexOf(Math.max(...sizes)) + 1;
+  const o = boxes[outerId - 1];
+  if (!o) return null;
+  const ow = o.x1 - o.x0 + 1;
+  const oh = o.y1 - o.y0 + 1;
+  if (ow < 12 || ow / oh < 0.8 || ow / oh > 1.25) return null;
+  if (boxes.some((b) => b.x0 < o.x0 || b.y0 < o.y0 || b.x1 > o.x1 || b.y1 > o.y1)) return null;
+  // Round: the 2×2 cells at each corner of the container's box hold none of its ink.
+  for (const [cx, cy] of [
+    [o.x0, o.y0],
+    [o.x1 - 1, o.y0],
+    [o.x0, o.y1 - 1],
+    [o.x1 - 1, o.y1 - 1],
+  ] as const)
+    for (let dy = 0; dy < 2; dy++)
+      for (let dx = 0; dx < 2; dx++) if (part[(cy + dy) * N + cx + dx] === outerId) return null;
+  const inner = new Uint8Array(N * N);
+  if (boxes.length > 1) for (let i = 0; i < N * N; i++) inner[i] = part[i] && part[i] !== outerId ? 1 : 0;
+  else {
+    // Holes: background cells not 4-connected to the mask's border.
+    const outside = new Uint8Array(N * N);
+    const stack: number[] = [];
+    for (let i = 0; i < N; i++) stack.push(i, (N - 1) * N + i, i * N, i * N + N - 1);
+    while (stack.length > 0) {
+      const q = stack.pop() as number;
+      if (outside[q] || m[q]) continue;
+      outside[q] = 1;
+      const x = q % N;
+      if (x > 0) stack.push(q - 1);
+      if (x < N - 1) stack.push(q + 1);
+      if (q >= N) stack.push(q - N);
+      if (q < N * (N - 1)) stack.push(q + N);
+    }
+    for (let i = 0; i < N * N; i++) inner[i] = !m[i] && !outside[i] ? 1 : 0;
+  }
+  return recentre(inner);
+}
+
+/** Crop a mask to its ink's bounding square (aspect kept, centred) and resample it to `N`×`N`. */
+function recentre(m: Mask): Mask | null {
+  let x0 = N;
+  let y0 = N;
+  let x1 = -1;
+  let y1 = -1;
+  for (let i = 0; i < N * N; i++)
+    if (m[i]) {
+      const x = i % N;
+      const y = (i - x) / N;
+      x0 = Math.min(x0, x);
+      y0 = Math.min(y0, y);
+      x1 = Math.max(x1, x);
+      y1 = Math.max(y1, y);
+    }
+  if (x1 < 0) return null;
+  const side = Math.max(x1 - x0 + 1, y1 - y0 + 1);
+  if (side < 3) return null;
+  const ox = x0 - (side - (x1 - x0 + 1)) / 2;
+  const oy = y0 - (side - (y1 - y0 + 1)) / 2;
+  const out = new Uint8Array(N * N);
+  for (let cy = 0; cy < N; cy++)
+    for (let cx = 0; cx < N; cx++) {
+      const x = Math.floor(ox + ((cx + 0.5) * side) / N);
+      const y = Math.floor(oy + ((cy + 0.5) * side) / N);
+      if (x >= 0 && y >= 0 && x < N && y < N && m[y * N + x]) out[cy * N + cx] = 1;
+    }
+  return out;
 }
 
 /** Icon-sized: at most this wide (fractions of the screen width) — larger boxes are cards, not glyphs. */

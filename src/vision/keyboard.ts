@@ -1,4 +1,6 @@
 import type { FracBox } from "../shared/box.js";
+import type { RgbImage } from "../shared/image.js";
+import { systemKeys } from "./keyboard-system-keys.js";
 import type { Candidate } from "./row.js";
 import { boxHeight, boxWidth, centreX, centreY } from "./row.js";
 
@@ -39,7 +41,7 @@ const ROW_OFFSET = [0.5, 1, 2] as const;
 
 /** Bottom-row words OCR reads, and the key each names (position in pitches). */
 const BOTTOM_WORDS: { re: RegExp; label: string; u: number }[] = [
-  { re: /^(space|空格|スペース)$/i, label: "space", u: 5 },
+  { re: /^(space|空格|スペース|拼音)$/i, label: "space", u: 5 },
   {
     re: /^(return|go|search|send|done|next|join|route|换行|確認|确认|发送|搜索|前往|完成|下一项|改行)$/i,
     label: "return",
@@ -48,6 +50,16 @@ const BOTTOM_WORDS: { re: RegExp; label: string; u: number }[] = [
   { re: /^123$/, label: "123", u: 1.2 },
   { re: /^ABC$/, label: "ABC", u: 1.2 },
 ];
+
+/**
+ * The key a bottom-row word names (`space`, `return`, `123`, `ABC`), or null for any other text. Shared
+ * with the dial pad, whose 3×3 digit grid is also the Chinese 9-key (T9) keyboard's when such words sit
+ * under it.
+ */
+export function bottomRowKey(label: string): string | null {
+  const t = label.trim();
+  return BOTTOM_WORDS.find((w) => w.re.test(t))?.label ?? null;
+}
 
 type Layer = "letters" | "numbers" | "symbols";
 
@@ -61,6 +73,29 @@ interface Anchor {
   upper: boolean;
 }
 
+/**
+ * Where `123`/`ABC` sits when a key shares its width: on Touch ID iPhones the emoji or globe key sits in
+ * the bottom row between `123` and the space bar, and `123` covers only ≈ 0.1–1.2 pitches.
+ */
+const NARROW_123_U = 0.65;
+
+/** Whether a detector icon sits on the bottom-row word's line between it and the space bar. */
+function keyBeside(rows: readonly Candidate[], word: Candidate): boolean {
+  const space = rows.find((r) => r.kind === "text" && bottomRowKey(r.label) === "space");
+  const y = centreY(word.box);
+  const h = boxHeight(word.box);
+  const x0 = word.box[2];
+  const x1 = space ? space.box[0] : x0 + 4 * boxWidth(word.box);
+  return rows.some(
+    (r) =>
+      r.kind === "icon" &&
+      Math.abs(centreY(r.box) - y) < h &&
+      centreX(r.box) > x0 &&
+      centreX(r.box) < x1 &&
+      boxWidth(r.box) < 2 * boxWidth(word.box),
+  );
+}
+
 function anchorsOf(rows: readonly Candidate[]): Anchor[] {
   const out: Anchor[] = [];
   for (const r of rows) {
@@ -70,7 +105,8 @@ function anchorsOf(rows: readonly Candidate[]): Anchor[] {
     const y = centreY(r.box);
     const word = BOTTOM_WORDS.find((w) => w.re.test(t));
     if (word) {
-      out.push({ row: 3, u: word.u, x, y, layer: word.label === "ABC" ? "numbers" : "any", upper: false });
+      const u = word.u === 1.2 && keyBeside(rows, r) ? NARROW_123_U : word.u;
+      out.push({ row: 3, u, x, y, layer: word.label === "ABC" ? "numbers" : "any", upper: false });
       continue;
     }
     if (Array.from(t).length !== 1) continue;
@@ -160,7 +196,10 @@ export function fitKeyboard(rows: readonly Candidate[], aspect: number): Keyboar
   if (!fit || anchors.length < MIN_ANCHORS) return null;
   // Letters on at least two rows (or a row and the bottom-row words): one line of text is not a keyboard.
   if (new Set(anchors.map((a) => a.row)).size < 2) return null;
-  if (fit.top + 3.5 * fit.rowPitch > 1.02 || fit.left < -0.05 || fit.left + 10 * fit.pitch > 1.05)
+  // The keys must fit on the screen, with some slack for a camera frame's rectification: on Touch ID
+  // iPhones the bottom row's caps end ~3 pt above the screen's edge, so its centre + half a row pitch is
+  // already ~1.01.
+  if (fit.top + 3.5 * fit.rowPitch > 1.05 || fit.left < -0.05 || fit.left + 10 * fit.pitch > 1.05)
     return null;
   const letters = anchors.filter((a) => a.layer === "letters");
   fit.upper = letters.length > 0 && letters.filter((a) => a.upper).length * 2 > letters.length;
@@ -217,37 +256,63 @@ function keysBand(fit: KeyboardFit): FracBox {
   return [0, fit.top - 0.5 * fit.rowPitch, 1, fit.top + 3.5 * fit.rowPitch];
 }
 
+/** Compare a key's label with text read on it: NFKC, no spaces, lower case. */
+const loose = (s: string): string => s.normalize("NFKC").replace(/\s+/g, "").toLowerCase();
+
+/**
+ * Text on a key that is not its label, to keep as its own row: a word (`空格`, `English`, the return
+ * key's `Go` or `换行`) or a CJK sign. A single Latin letter that differs is a misread cap, not kept.
+ */
+const worthKeeping = (text: string, key: string): boolean =>
+  loose(text) !== loose(key) && (Array.from(text.trim()).length >= 2 || /[\u3400-\u9fff]/u.test(text));
+
 /**
  * The rows with a recognised keyboard listed key by key: every key a `[key]` row with its own cap box,
- * and the OCR and detector rows that fell on the keys dropped. Rows unchanged when there is no keyboard.
+ * and the OCR and detector rows that fell on the keys dropped — except text that is not the key's name
+ * (the space bar's `空格` or `English`), which stays a `text` row inside the key, since it is what a
+ * person reads there. With `screen`, the system keys outside the grid (globe/emoji, mic:
+ * `keyboard-system-keys.ts`) are listed too. Rows unchanged when there is no keyboard.
  */
-export function applyKeyboard(rows: readonly Candidate[], aspect: number): Candidate[] {
+export function applyKeyboard(rows: readonly Candidate[], aspect: number, screen?: RgbImage): Candidate[] {
   const fit = fitKeyboard(rows, aspect);
   if (!fit) return [...rows];
   const band = keysBand(fit);
-  const keys = keyboardKeys(fit);
+  const system = systemKeys(screen, rows, fit);
+  let keys = keyboardKeys(fit);
+  // An emoji key in the bottom row leaves `123` its own cap only (0.1–1.2 pitches).
+  if (system.keys.some((k) => Math.abs(centreY(k.box) - (fit.top + 3 * fit.rowPitch)) < 0.4 * fit.rowPitch))
+    keys = keys.map((k) =>
+      k.label === "123" || k.label === "ABC"
+        ? { ...k, box: [fit.left + 0.1 * fit.pitch, k.box[1], fit.left + 1.2 * fit.pitch, k.box[3]] }
+        : k,
+    );
   const conf = Math.min(0.99, 0.6 + 0.04 * fit.anchors);
+  const within = (r: Candidate, k: Key): boolean =>
+    centreX(r.box) > k.box[0] &&
+    centreX(r.box) < k.box[2] &&
+    centreY(r.box) > k.box[1] &&
+    centreY(r.box) < k.box[3];
   const kept = rows.filter((r) => {
+    if (system.used.has(r)) return false;
+    // A symbol key's icon read as a character (the mic as `0`).
+    if (r.kind === "text" && system.keys.some((k) => within(r, k) && !worthKeeping(r.label, k.label)))
+      return false;
     const x = centreX(r.box);
     const y = centreY(r.box);
     if (!(y > band[1] && y < band[3])) return true;
+    if (r.kind === "text" && keys.some((k) => within(r, k) && worthKeeping(r.label, k.label))) return true;
     // A row spanning most of the band's height is not a key glyph (e.g. a sheet behind the keyboard).
     return boxHeight(r.box) > 2 * fit.rowPitch || boxWidth(r.box) > 0.9 || x < 0 || x > 1;
   });
+  // The key's glyph, where OCR read the key's own label on it.
   const read = (k: Key): FracBox | undefined =>
-    rows.find(
-      (r) =>
-        r.kind === "text" &&
-        centreX(r.box) > k.box[0] &&
-        centreX(r.box) < k.box[2] &&
-        centreY(r.box) > k.box[1] &&
-        centreY(r.box) < k.box[3],
-    )?.box;
+    rows.find((r) => r.kind === "text" && within(r, k) && !worthKeeping(r.label, k.label))?.box;
   return [
     ...kept,
     ...keys.map((k): Candidate => {
       const labelBox = read(k);
       return { kind: "key", label: k.label, box: k.box, ...(labelBox ? { labelBox } : {}), conf };
     }),
+    ...system.keys,
   ];
 }

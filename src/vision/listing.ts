@@ -1,5 +1,6 @@
 import { area, type FracBox, intersection, iou, readingOrder } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
+import type { IconMemory } from "./icon-memory.js";
 import type { Candidate, ListingEntry } from "./row.js";
 import { applyScreenSemantics } from "./semantics.js";
 import type { DetectedObject, TextLine } from "./types.js";
@@ -51,12 +52,14 @@ function dedupe(items: Candidate[], threshold: number): Candidate[] {
  * Merge OCR text and detected objects into numbered listing entries. With the `screen` pixels the rows
  * also get their meaning (`applyScreenSemantics`: keyboards and dial pads key by key, switches with their
  * state, named app icons, recognised icon buttons, one status-bar row); without, rows are `text`/`icon`.
+ * `memory` (the phone's icon memory, `icon-memory.ts`) names dock icons seen elsewhere with a name.
  */
 export function buildListing(
   text: readonly TextLine[],
   objects: readonly DetectedObject[],
   options: ListingOptions = DEFAULT_LISTING_OPTIONS,
   screen?: RgbImage,
+  memory?: IconMemory,
 ): ListingEntry[] {
   const texts: Candidate[] = text
     .filter((t) => t.text.trim() !== "")
@@ -67,7 +70,7 @@ export function buildListing(
     .filter((c) => area(c.box) > 0)
     .filter((c) => !texts.some((t) => intersection(t.box, c.box) / area(c.box) >= options.iconInTextCover));
   const merged = dedupe([...texts, ...icons], options.dedupeIou);
-  const rows = screen ? applyScreenSemantics(screen, merged) : merged;
+  const rows = screen ? applyScreenSemantics(screen, merged, memory) : merged;
   return readingOrder(rows).map((c, i) => ({ id: i + 1, ...c }));
 }
 

@@ -23,7 +23,8 @@ const NAME_GAP = 0.45;
 /** Names are short: a home-screen label truncates at ~12 characters. */
 const MAX_NAME_CHARS = 24;
 
-function isAppIcon(r: Candidate, shape: ScreenShape): boolean {
+/** Whether `r` is an app-sized, square `icon` row (a home-screen, dock or share-sheet tile). */
+export function isAppIcon(r: Candidate, shape: ScreenShape): boolean {
   if (r.kind !== "icon") return false;
   const w = boxWidth(r.box);
   const hInWidths = boxHeight(r.box) * shape.aspect;

@@ -3,6 +3,7 @@ import type { Mat3 } from "../shared/homography.js";
 import type { RgbImage } from "../shared/image.js";
 import type { Clock } from "../util/clock.js";
 import { type AnnotateOptions, DEFAULT_ANNOTATE_OPTIONS, ScreenAnnotator } from "./annotate.js";
+import type { IconMemory } from "./icon-memory.js";
 import {
   buildListing,
   DEFAULT_LISTING_OPTIONS,
@@ -52,6 +53,8 @@ export interface VisionDeps {
   clock: Clock;
   /** The phone's screen size in pixels (for the rectified aspect ratio). */
   screenPx: { width: number; height: number };
+  /** The phone's app-icon memory (names dock icons); one per phone, owned by the caller. */
+  iconMemory?: IconMemory;
 }
 
 export class VisionPipeline {
@@ -111,7 +114,7 @@ export class VisionPipeline {
     const { ocr, detector, clock } = this.deps;
     const t0 = clock.now();
     const [text, objects] = await Promise.all([ocr.recognize(screen), detector.detect(screen)]);
-    const entries = buildListing(text, objects, this.options.listing, screen);
+    const entries = buildListing(text, objects, this.options.listing, screen, this.deps.iconMemory);
     const t1 = clock.now();
     const image = await this.annotator.annotate(screen, entries);
     const t2 = clock.now();

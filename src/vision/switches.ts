@@ -1,18 +1,39 @@
 import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
+import {
+  brightness,
+  cell,
+  diff,
+  flatAround,
+  type Grid,
+  type Run,
+  runs,
+  SAME,
+  sampleGrid,
+  verticalExtent,
+} from "./switches-grid.js";
+import { findOutlineSwitches } from "./switches-outline.js";
 
 /**
- * iOS switches (UISwitch) found in the pixels, in either state, whatever the detector saw. Apple draws
- * a switch as a 51×31 pt capsule with a 27 pt white knob (UIKit's `UISwitch` intrinsic size; HIG
- * "Toggles"): on = the track filled with the tint (system green #34C759, dark #30D158, or an app's own
- * `onTintColor`) and the knob at the right; off = a light grey (#E9E9EA) or dark grey (#39393D) track
- * and the knob at the left. So the state is where the knob sits, whatever the colours.
+ * iOS switches (UISwitch) found in the pixels, in either state, whatever the detector saw. The shape
+ * model is Apple's, measured in track heights `h` so that one model covers every scale (320–430 pt
+ * screens, Display Zoom, apps that shrink the control):
  *
- * How: the screen is sampled on a grid of about one cell per point (390 cells across: iPhones are
- * 375–430 pt wide). Along each grid row, runs of one colour are collected; a switch's centre row reads
- * [background][track ≈ 20 pt][white knob ≈ 27 pt][track ≈ 2 pt][background] (on) or mirrored (off).
- * A candidate is kept when the track is also ~31 pt tall at the middle of its long run and the knob
- * ~27 pt tall at its centre. About 5 ms for a 1170×2532 screen.
+ * - iOS 7–18: a 51×31 pt capsule with a 27 pt round knob inset 2 pt (UIKit `UISwitch` intrinsic size,
+ *   HIG "Toggles"): width 1.65 h, knob 0.87 h.
+ * - iOS 26 ("Liquid Glass"): a 64×28 pt capsule with a 38×24 pt pill-shaped knob: width 2.3 h, knob
+ *   0.86 h tall and 1.36 h wide (measured on iOS 26 screenshots).
+ * - On: the track filled with the tint (system green #34C759, dark #30D158, or an app's `onTintColor`),
+ *   knob at the right. Off: a grey track (#E9E9EA light, #39393D dark; iOS 7–12: white with a thin grey
+ *   border, found by `switches-outline.ts`), knob at the left. With "On/Off Labels" (Accessibility) a
+ *   thin `I` or `O` is drawn on the track.
+ *
+ * So the state is where the knob sits, whatever the colours. How: along each row of a grid of about one
+ * cell per point (`switches-grid.ts`), runs of one colour are collected; a switch's centre row reads
+ * [background][track][white knob][thin track][background] (on) or mirrored (off). A candidate is kept
+ * when the track is a capsule (rounded outer end) of height `h`, the knob is bounded above and below
+ * within the track (a white background beside a coloured disc is not a knob), and the widths fit the
+ * model. About 8 ms of CPU for a 1242×2688 screen (2.5 ms of it the outline pass, `switches-outline.ts`).
  */
 
 export interface FoundSwitch {
@@ -20,130 +41,24 @@ export interface FoundSwitch {
   on: boolean;
 }
 
-/** Grid cells across the screen: about one per point. */
-const GRID_WIDTH = 390;
-/** Two colours closer than this (largest channel difference) are one run. */
-const SAME = 16;
 /** A knob is near-white in every channel. */
-const KNOB_MIN = 205;
-
-interface Grid {
-  w: number;
-  h: number;
-  /** RGB per cell, row-major. */
-  rgb: Uint8Array;
-}
-
+const KNOB_MIN = 200;
+/** Track height in grid cells (≈ points): 31 pt, from a shrunk 18 pt control to Display Zoom's 38. */
+const TRACK_HEIGHT = { min: 17, max: 42 };
 /**
- * A grid of `GRID_WIDTH` columns (cells square in pixels), each cell the mean of the 2×2 pixels at its
- * centre (the nearest pixel when cells are under two pixels): switches are large flat regions, so a
- * full area average (up to 9× the reads) buys nothing.
+ * Knob height / track height: 27/31 (iOS 7–18), 24/28 (iOS 26); down to 2/3 for cross-platform
+ * toolkits' iOS-style switches (a Flutter/Compose knob inset 5 pt); up to 1 when the track's rim is
+ * drawn in a darker shade than its fill (iOS 7), which then measures no taller than the knob.
  */
-function sampleGrid(image: RgbImage): Grid {
-  const { width: W, height: H, data } = image;
-  const step = W / GRID_WIDTH;
-  const w = GRID_WIDTH;
-  const h = Math.max(1, Math.floor(H / step));
-  const rgb = new Uint8Array(w * h * 3);
-  const xs = new Int32Array(w);
-  for (let gx = 0; gx < w; gx++) xs[gx] = Math.min(W - 2, Math.floor((gx + 0.5) * step));
-  for (let gy = 0; gy < h; gy++) {
-    const y = Math.min(H - 2, Math.floor((gy + 0.5) * step));
-    const r0 = y * W * 3;
-    const r1 = r0 + W * 3;
-    for (let gx = 0, o = gy * w * 3; gx < w; gx++, o += 3) {
-      const a = r0 + (xs[gx] ?? 0) * 3;
-      const b = r1 + (xs[gx] ?? 0) * 3;
-      if (step < 2) {
-        // Cells no bigger than two pixels: the nearest pixel, or the knob's edge smears into the track.
-        rgb[o] = data[a] ?? 0;
-        rgb[o + 1] = data[a + 1] ?? 0;
-        rgb[o + 2] = data[a + 2] ?? 0;
-        continue;
-      }
-      for (let c = 0; c < 3; c++)
-        rgb[o + c] =
-          ((data[a + c] ?? 0) + (data[a + 3 + c] ?? 0) + (data[b + c] ?? 0) + (data[b + 3 + c] ?? 0)) >> 2;
-    }
-  }
-  return { w, h, rgb };
-}
+const KNOB_TALL = { min: 0.6, max: 1.05 };
+/** Knob width / track height: round 0.87 (0.67 inset), pill 1.36. */
+const KNOB_WIDE = { min: 0.6, max: 1.5 };
+/** Switch width / track height: 51/31 = 1.65, 64/28 = 2.3. */
+const SWITCH_WIDE = { min: 1.4, max: 2.45 };
+/** Runs of the track's colour separated by at most this many cells are one track (an `I`/`O` label). */
+const LABEL_GAP = 3;
 
-const cell = (g: Grid, x: number, y: number): [number, number, number] => {
-  const o = (y * g.w + x) * 3;
-  return [g.rgb[o] ?? 0, g.rgb[o + 1] ?? 0, g.rgb[o + 2] ?? 0];
-};
-const diff = (a: readonly number[], b: readonly number[]): number =>
-  Math.max(
-    Math.abs((a[0] ?? 0) - (b[0] ?? 0)),
-    Math.abs((a[1] ?? 0) - (b[1] ?? 0)),
-    Math.abs((a[2] ?? 0) - (b[2] ?? 0)),
-  );
-const brightness = (c: readonly number[]): number => ((c[0] ?? 0) + (c[1] ?? 0) + (c[2] ?? 0)) / 3;
 const isKnob = (c: readonly number[]): boolean => Math.min(c[0] ?? 0, c[1] ?? 0, c[2] ?? 0) >= KNOB_MIN;
-
-interface Run {
-  x0: number;
-  /** Exclusive. */
-  x1: number;
-  colour: [number, number, number];
-}
-
-/** Runs shorter than this are anti-aliased edges (a knob's rim, a track's rounded end), not regions. */
-const MIN_RUN = 3;
-
-/**
- * Runs of one colour along grid row `y` (each cell compared with the run's first cell), without the
- * runs shorter than `MIN_RUN`: the neighbours of a run in the result are the regions beside it.
- */
-function runs(g: Grid, y: number): Run[] {
-  const out: Run[] = [];
-  const { rgb, w } = g;
-  const row = y * w * 3;
-  let start = 0;
-  let r0 = rgb[row] ?? 0;
-  let g0 = rgb[row + 1] ?? 0;
-  let b0 = rgb[row + 2] ?? 0;
-  for (let x = 1; x <= w; x++) {
-    const o = row + x * 3;
-    if (
-      x < w &&
-      Math.abs((rgb[o] ?? 0) - r0) <= SAME &&
-      Math.abs((rgb[o + 1] ?? 0) - g0) <= SAME &&
-      Math.abs((rgb[o + 2] ?? 0) - b0) <= SAME
-    )
-      continue;
-    if (x - start >= MIN_RUN) out.push({ x0: start, x1: x, colour: [r0, g0, b0] });
-    start = x;
-    r0 = rgb[o] ?? 0;
-    g0 = rgb[o + 1] ?? 0;
-    b0 = rgb[o + 2] ?? 0;
-  }
-  return out;
-}
-
-/** How many cells up and down from (x, y) keep `colour`; returns [top, bottom) rows. */
-function verticalExtent(
-  g: Grid,
-  x: number,
-  y: number,
-  colour: readonly number[],
-  limit: number,
-): [number, number] {
-  let top = y;
-  while (top - 1 >= 0 && y - top < limit && diff(cell(g, x, top - 1), colour) <= SAME) top--;
-  let bottom = y + 1;
-  while (bottom < g.h && bottom - y < limit && diff(cell(g, x, bottom), colour) <= SAME) bottom++;
-  return [top, bottom];
-}
-
-/** Knob and track sizes in grid cells (≈ points), with tolerance for 375–430 pt screens and blur. */
-const KNOB = { min: 20, max: 32 };
-/** The knob's diameter (27 pt). */
-const KNOB_SIZE = 27;
-const LONG_TRACK = { min: 12, max: 28 };
-const TRACK_HEIGHT = { min: 22, max: 38 };
-const SWITCH_WIDTH = { min: 40, max: 62 };
 
 interface Candidate {
   box: [number, number, number, number];
@@ -152,65 +67,137 @@ interface Candidate {
   merged: boolean;
 }
 
+/**
+ * The track beside the knob run `rs[k]` on `side`: that run joined with the following runs of the same
+ * colour across gaps of at most `LABEL_GAP` cells; null when that run is not a track's colour.
+ */
+function trackRun(rs: readonly Run[], k: number, side: -1 | 1): { run: Run; next: number } | null {
+  const first = rs[k + side];
+  if (!first) return null;
+  let { x0, x1 } = first;
+  let i = k + side;
+  for (;;) {
+    const n = rs[i + side];
+    if (!n || diff(n.colour, first.colour) > SAME) break;
+    const gap = side === 1 ? n.x0 - x1 : x0 - n.x1;
+    if (gap > LABEL_GAP) break;
+    if (side === 1) x1 = n.x1;
+    else x0 = n.x0;
+    i += side;
+  }
+  return { run: { x0, x1, colour: first.colour }, next: i + side };
+}
+
+/**
+ * How far the track's colour runs up and down from (x, y), stepping over a label glyph's stroke of at
+ * most `LABEL_GAP` cells (an `O` drawn on the track); returns [top, bottom) rows.
+ */
+function bridgedExtent(
+  g: Grid,
+  x: number,
+  y: number,
+  colour: readonly number[],
+  limit: number,
+): [number, number] {
+  const reach = (dir: -1 | 1): number => {
+    let last = y;
+    for (let d = 1, miss = 0; d <= limit && miss <= LABEL_GAP; d++) {
+      const yy = y + dir * d;
+      if (yy < 0 || yy >= g.h) break;
+      if (diff(cell(g, x, yy), colour) <= SAME) {
+        last = yy;
+        miss = 0;
+      } else miss++;
+    }
+    return last;
+  };
+  return [reach(-1), reach(1) + 1];
+}
+
+/** The track's height at its straight part: the median extent over three columns. */
+function trackExtent(g: Grid, y: number, track: Run, h0: number): [number, number] {
+  const exts = [0.3, 0.5, 0.7].map((f) => {
+    const x = Math.round(track.x0 + f * (track.x1 - track.x0));
+    return bridgedExtent(g, x, y, track.colour, h0);
+  });
+  exts.sort((a, b) => a[1] - a[0] - (b[1] - b[0]));
+  return exts[1] ?? [y, y + 1];
+}
+
 function candidateAt(g: Grid, y: number, rs: readonly Run[], k: number): Candidate | null {
   const run = rs[k];
   if (!run || !isKnob(run.colour)) return null;
   const rw = run.x1 - run.x0;
-  if (rw < KNOB.min) return null;
+  if (rw < KNOB_WIDE.min * TRACK_HEIGHT.min) return null;
   for (const side of [-1, 1] as const) {
     // The long stretch of track is on the side away from the knob's end of the capsule.
-    const trackIdx = k + side;
-    const track = rs[trackIdx];
+    const found = trackRun(rs, k, side);
+    if (!found) continue;
+    const track = found.run;
     // The knob is the brighter: the off track (#E9E9EA) is pale too, but darker than the white knob.
+    if (brightness(track.colour) > brightness(run.colour) - 12 || diff(track.colour, run.colour) < 20)
+      continue;
+    // The track is a capsule h tall, centred on this row …
+    const [t0, t1] = trackExtent(g, y, track, TRACK_HEIGHT.max + 1);
+    const h = t1 - t0;
+    if (h < TRACK_HEIGHT.min || h > TRACK_HEIGHT.max) continue;
+    if (Math.abs((t0 + t1) / 2 - y) > 0.12 * h + 1) continue;
+    const tw = track.x1 - track.x0;
+    if (tw < 0.35 * h || tw > 1.25 * h) continue;
+    // Beyond the long track: background, not more of the track colour.
+    const beyond = rs[found.next];
     if (
-      !track ||
-      brightness(track.colour) > brightness(run.colour) - 12 ||
-      diff(track.colour, run.colour) < 20
+      beyond &&
+      diff(beyond.colour, track.colour) <= SAME &&
+      Math.abs(side === 1 ? beyond.x0 - track.x1 : track.x0 - beyond.x1) <= 3
     )
       continue;
-    const tw = track.x1 - track.x0;
-    if (tw < LONG_TRACK.min || tw > LONG_TRACK.max) continue;
-    // Beyond the long track: background, not more of the track colour.
-    const beyond = rs[trackIdx + side];
-    if (beyond && diff(beyond.colour, track.colour) <= SAME) continue;
-    // A white knob with no visible rim on a white cell runs on into the background: its own part is the
-    // knob's width next to the track.
-    const knob =
-      rw <= KNOB.max
-        ? run
-        : side === 1
-          ? { ...run, x0: run.x1 - KNOB_SIZE }
-          : { ...run, x1: run.x0 + KNOB_SIZE };
-    // On the knob's other side a sliver of track (≤ 6 cells, often dropped as an edge), then background.
+    // A white knob with no visible rim on a white cell runs on into the background: its own part is a
+    // round knob's width next to the track.
+    const merged = rw > KNOB_WIDE.max * h;
+    const kw = Math.round(0.87 * h);
+    const knob = !merged ? run : side === 1 ? { ...run, x0: run.x1 - kw } : { ...run, x1: run.x0 + kw };
+    const knobW = knob.x1 - knob.x0;
+    if (knobW < KNOB_WIDE.min * h) continue;
+    // On the knob's other side a sliver of track (the 2 pt inset, often dropped as an edge), then background.
     const near = rs[k - side];
-    let nearEdge = side === 1 ? knob.x0 - 2 : knob.x1 + 2;
-    if (rw <= KNOB.max && near && diff(near.colour, track.colour) <= SAME) {
+    let nearEdge = side === 1 ? knob.x0 - Math.round(0.07 * h) : knob.x1 + Math.round(0.07 * h);
+    if (!merged && near && diff(near.colour, track.colour) <= SAME) {
       // More than a sliver of track colour past the knob: the "knob" is a white glyph on a coloured
       // tile (the Messages icon's bubble), not a switch's knob.
-      if (near.x1 - near.x0 > 6) continue;
+      if (near.x1 - near.x0 > 0.22 * h) continue;
       nearEdge = side === 1 ? near.x0 : near.x1;
     }
     const x0 = side === 1 ? nearEdge : track.x0;
     const x1 = side === 1 ? track.x1 : nearEdge;
-    if (x1 - x0 < SWITCH_WIDTH.min || x1 - x0 > SWITCH_WIDTH.max) continue;
-    // The track is a capsule ~31 pt tall, centred on this row …
-    const tx = Math.floor((track.x0 + track.x1) / 2);
-    const [t0, t1] = verticalExtent(g, tx, y, track.colour, TRACK_HEIGHT.max);
-    if (t1 - t0 < TRACK_HEIGHT.min || t1 - t0 >= TRACK_HEIGHT.max) continue;
-    if (Math.abs((t0 + t1) / 2 - y) > 4) continue;
+    if (x1 - x0 < SWITCH_WIDE.min * h || x1 - x0 > SWITCH_WIDE.max * h) continue;
     // … with a rounded end: near its outer end the track is much lower than in its middle (a grey
     // rectangle beside a white one is not a switch).
     const endX = side === 1 ? track.x1 - 3 : track.x0 + 2;
     const [e0, e1] = verticalExtent(g, endX, y, track.colour, TRACK_HEIGHT.max);
-    if (e1 - e0 > 0.8 * (t1 - t0)) continue;
-    // The knob ~27 pt tall (only a lower bound: a white knob on a white cell runs on into the cell).
+    if (e1 - e0 > 0.8 * h) continue;
+    // The knob sits inside the track: bounded above and below, a little lower than the track (a white
+    // background beside a coloured disc runs on far above and below).
     const kx = Math.floor((knob.x0 + knob.x1) / 2);
-    const [k0, k1] = verticalExtent(g, kx, y, knob.colour, KNOB.max);
-    if (k1 - k0 < KNOB.min - 4) continue;
-    return { box: [x0, t0, x1, t1], on: side === -1, merged: rw > KNOB.max };
+    const [k0, k1] = verticalExtent(g, kx, y, knob.colour, TRACK_HEIGHT.max + 2);
+    const kh = k1 - k0;
+    if (kh < KNOB_TALL.min * h || kh > KNOB_TALL.max * h + 1) continue;
+    if (Math.abs((k0 + k1) / 2 - (t0 + t1) / 2) > 0.1 * h + 1) continue;
+    if (!merged && knobW > KNOB_WIDE.max * h) continue;
+    // The knob is round (or a pill with round ends): near its edge facing the track it is much lower
+    // than at its centre (a light block of a map beside a darker one is square).
+    const inset = Math.max(1, Math.round(0.1 * knobW));
+    const xe = side === 1 ? knob.x1 - 1 - inset : knob.x0 + inset;
+    const [r0, r1] = verticalExtent(g, xe, y, knob.colour, TRACK_HEIGHT.max + 2);
+    if (r1 - r0 > 0.88 * kh) continue;
+    if (!flatAround(g, [x0, t0, x1, t1])) continue;
+    return { box: [x0, t0, x1, t1], on: side === -1, merged };
   }
   return null;
 }
+
+const overlaps = (a: Candidate, b: Candidate): boolean =>
+  a.box[0] < b.box[2] && b.box[0] < a.box[2] && a.box[1] < b.box[3] && b.box[1] < a.box[3];
 
 /** Every switch on the screen, top to bottom. */
 export function findSwitches(image: RgbImage): FoundSwitch[] {
@@ -224,13 +211,14 @@ export function findSwitches(image: RgbImage): FoundSwitch[] {
       if (!c) continue;
       // Several rows through one switch match: keep the first, unless a reading with a knob of its own
       // comes after one cut out of a merged run.
-      const twin = found.findIndex(
-        (f) => f.box[0] < c.box[2] && c.box[0] < f.box[2] && f.box[1] < c.box[3] && c.box[1] < f.box[3],
-      );
+      const twin = found.findIndex((f) => overlaps(f, c));
       if (twin < 0) found.push(c);
       else if (found[twin]?.merged && !c.merged) found[twin] = c;
     }
   }
+  for (const o of findOutlineSwitches(g))
+    if (!found.some((f) => overlaps(f, { ...o, merged: false }))) found.push({ ...o, merged: false });
+  found.sort((a, b) => a.box[1] - b.box[1]);
   return found.map((f) => ({
     on: f.on,
     box: [f.box[0] / g.w, f.box[1] / g.h, f.box[2] / g.w, f.box[3] / g.h],

@@ -122,6 +122,27 @@ describe("scoreRealScreen", () => {
     expect(s.rows.spanning).toBe(0);
     expect(s.text.all).toMatchObject({ found: 2, exact: 2 });
   });
+
+  it("reads a row's text at its labelBox: a keypad key's digit and the letters under it are two lines", () => {
+    const pad = realScreenSchema.parse({
+      ...screen,
+      text: [
+        { text: "2", box: [0.45, 0.6, 0.55, 0.63] },
+        { text: "ABC", box: [0.46, 0.635, 0.54, 0.645] },
+      ],
+      elements: [{ kind: "key", label: "2 ABC", char: "2", box: [0.35, 0.58, 0.65, 0.66] }],
+    });
+    const key: ScoredRow = {
+      ...row("key", "2", [0.36, 0.585, 0.64, 0.655]),
+      labelBox: [0.45, 0.6, 0.55, 0.63],
+    };
+    const letters = row("text", "ABC", [0.46, 0.635, 0.54, 0.645]);
+    expect(scoreRealScreen(pad, [key, letters]).text.all).toMatchObject({ found: 2, exact: 2 });
+    // Placed at its cap, the key row lands on the smaller line (the letters) and the digit goes unread.
+    const { labelBox: _, ...atCap } = key;
+    expect(scoreRealScreen(pad, [atCap, letters]).text.all).toMatchObject({ found: 1 });
+    expect(scoreRealScreen(pad, [key, letters]).elements["kind=key"]).toMatchObject({ right: 1 });
+  });
 });
 
 describe("helpers", () => {

@@ -75,6 +75,38 @@ describe("icon shapes", () => {
     expect(shapeOf(dots)).toBe("more");
   });
 
+  it("names ≡ menu, ❚❚ pause, ⓘ info and ⊕ add by structure and template", () => {
+    const menu = glyph(66, 4, (p) => {
+      for (const y of [0.35, 0.5, 0.65]) seg(p, 0.25, y, 0.75, y);
+    });
+    expect(shapeOf(menu)).toBe("menu");
+    const pause = glyph(66, 8, (p) => {
+      seg(p, 0.4, 0.3, 0.4, 0.7);
+      seg(p, 0.6, 0.3, 0.6, 0.7);
+    });
+    expect(shapeOf(pause)).toBe("pause");
+    const info = glyph(66, 4, (p) => {
+      circle(p, 0.5, 0.5, 0.35);
+      p(0.5, 0.34);
+      seg(p, 0.5, 0.44, 0.5, 0.68);
+    });
+    expect(shapeOf(info)).toBe("info");
+    const addCircle = glyph(66, 4, (p) => {
+      circle(p, 0.5, 0.5, 0.35);
+      seg(p, 0.5, 0.33, 0.5, 0.67);
+      seg(p, 0.33, 0.5, 0.67, 0.5);
+    });
+    expect(shapeOf(addCircle)).toBe("add");
+  });
+
+  it("does not call a wide row of separate dots or a filled disc `more`", () => {
+    const passcode = glyph(120, 10, (p) => {
+      for (const x of [0.1, 0.37, 0.63, 0.9]) p(x, 0.5);
+    });
+    expect(shapeOf(passcode)).not.toBe("more");
+    expect(shapeOf(glyph(66, 44, (p) => p(0.5, 0.5)))).toBeNull();
+  });
+
   it("leaves shapes it does not know unnamed", () => {
     expect(shapeOf(glyph(66, 5, (p) => circle(p, 0.5, 0.5, 0.3)))).toBeNull();
     expect(shapeOf(glyph(66, 40, (p) => p(0.5, 0.5)))).toBeNull();

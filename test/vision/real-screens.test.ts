@@ -108,6 +108,40 @@ describe("acting on real iPhone screenshots through the listing", () => {
     expect(del && hit(label, centre(del))?.char).toBe("delete");
   });
 
+  it("lists a keypad's letters as text inside their keys and a T9 keyboard without * 0 #", async () => {
+    const { label, image } = load("rb-universekb-t2-candidates");
+    const view = await vision.pipeline.fromScreenshot(image);
+    const keys = view.entries.filter((e) => e.kind === "key");
+    for (const want of [...Array.from("123456789"), "123", "space", "return", "delete"]) {
+      const row = keys.find((k) => k.label === want);
+      expect(row, `a key row for ${want}`).toBeDefined();
+      if (row) expect(hit(label, centre(row))?.char).toBe(want);
+    }
+    expect(keys.filter((k) => ["*", "0", "#"].includes(k.label))).toEqual([]);
+    // The letters a person reads on the keys stay rows of their own, each inside its digit's key.
+    for (const [letters, digit] of [
+      ["ABC", "2"],
+      ["GHI", "4"],
+      ["WXYZ", "9"],
+    ] as const) {
+      const row = view.entries.find((e) => e.kind === "text" && e.label === letters);
+      expect(row, letters).toBeDefined();
+      if (row) expect(hit(label, centre(row))?.char).toBe(digit);
+    }
+  });
+
+  it("computes on the calculator by tapping key rows: 12+3=", async () => {
+    const { label, image } = load("rb-simplecalc-calculator");
+    const view = await vision.pipeline.fromScreenshot(image);
+    const keys = view.entries.filter((e) => e.kind === "key");
+    const pressed = Array.from("12+3=").map((ch) => {
+      const row = keys.find((k) => k.label === ch);
+      return row ? hit(label, centre(row))?.char : undefined;
+    });
+    expect(pressed.join("")).toBe("12+3=");
+    expect(keys).toHaveLength(label.elements.filter((e) => e.kind === "key").length);
+  });
+
   it("lists the status bar as one row with the time", async () => {
     const { image } = load("rv-dialer-pin");
     const view = await vision.pipeline.fromScreenshot(image);

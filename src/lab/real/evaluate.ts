@@ -12,7 +12,8 @@ import type { RealScreen } from "./labels.js";
  *   overlaps most, overlap of the smaller box ≥ 0.5; the rows on one line are joined in reading order).
  *   Rows are matched kind by kind, and when rows of several kinds fall on one line (a `text` row and an
  *   `app` row naming the same icon) the kind that reads it best counts, so a name listed twice is not
- *   read as the name doubled. *Strict*: the joined text equals the truth after `normalizeText` (NFKC,
+ *   read as the name doubled. A row's text is placed at its `labelBox` when it has one (a key's glyph, not
+ *   its whole cap, so `3` and the `DEF` under it on one key are two lines). *Strict*: the joined text equals the truth after `normalizeText` (NFKC,
  *   no whitespace). *CER*: character edits / truth characters over found lines only. Per language: the
  *   screen's `lang` when it is `en` or `zh`; on `mixed`/`other` screens a line with a CJK character is
  *   `zh`, any other `en`.
@@ -40,6 +41,8 @@ export interface ScoredRow {
   box: BoxLike;
   /** `switch` rows: "on" / "off". */
   state?: string | undefined;
+  /** Where the label was read when that is not `box` (a key's glyph on its cap, an app's name). */
+  labelBox?: BoxLike | undefined;
 }
 
 export interface TextTally {
@@ -136,7 +139,9 @@ function bestTextMatches(lines: RealScreen["text"], rows: readonly ScoredRow[]):
       truths,
       labelled
         .filter((r) => r.kind === k)
-        .map((r): TextLine => ({ text: r.label, box: [...r.box] as TextLine["box"], conf: 1 })),
+        .map(
+          (r): TextLine => ({ text: r.label, box: [...(r.labelBox ?? r.box)] as TextLine["box"], conf: 1 }),
+        ),
     ),
   );
   return truths.map((truth, i) => {

@@ -77,7 +77,7 @@ export const ocrConfigSchema = z
       .boolean()
       .default(true)
       .describe(
-        "Remove a trailing disclosure chevron (`>`, `〉`, `›`) the recogniser reads as part of a list row's label.",
+        "Remove a trailing disclosure chevron (`>`, `〉`, `›`) and a leading icon glyph (`< Back`, `Q Search`) the recogniser reads as part of a label.",
       ),
     detModelPath: z
       .string()

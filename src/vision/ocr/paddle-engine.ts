@@ -105,7 +105,11 @@ export class PaddleOcrEngine implements OcrEngine {
     read.forEach((r, i) => {
       const box = boxes[i];
       if (!box || r.conf < this.options.minConfidence || !HAS_LETTER_OR_DIGIT.test(r.text)) return;
-      const read = { ...box, x1: box.x0 + (box.x1 - box.x0) * r.end };
+      const read = {
+        ...box,
+        x0: box.x0 + (box.x1 - box.x0) * (r.begin ?? 0),
+        x1: box.x0 + (box.x1 - box.x0) * r.end,
+      };
       const ink = tightenToInk(flat, read);
       const text =
         DIGIT_THEN_RING.test(r.text) && endsWithRaisedMark(image, read) ? `${r.text.slice(0, -1)}°` : r.text;

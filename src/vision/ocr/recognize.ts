@@ -223,10 +223,78 @@ export function ctcConfidence(r: CtcResult): number {
 /** Disclosure chevrons iOS draws at the end of list rows; the recogniser reads them as characters. */
 const CHEVRONS = new Set([">", "〉", "›", "»"]);
 
-/** A decoded line ready for output: text, confidence, and where along the crop the text ends. */
+/**
+ * Icons iOS draws just left of a label, which the recogniser reads as a character of the line when the
+ * text detector boxes them together: the back chevron (`< Back`, `<设置`; also read as `‹`, `〈`, `、`),
+ * the search field's magnifier (`Q Search`), the info symbol (`i VERSION`), close and warning marks,
+ * stars, clock faces (`③ · 8h`) and tag marks (`# swiftui`). Each is cut when a space follows it (the
+ * recogniser's word gap, which a real word's first letter does not have: `Quit`, `#tag`); the chevron-like
+ * ones also without a space, since no label starts with `<`.
+ */
+const LEADING_ICONS = new Set([
+  "<",
+  "‹",
+  "〈",
+  "«",
+  "、",
+  "Q",
+  "i",
+  "×",
+  "✕",
+  "★",
+  "☆",
+  "#",
+  "！",
+  "!",
+  "●",
+  "•",
+]);
+const LEADING_CHEVRONS = new Set(["<", "‹", "〈", "«"]);
+/** Circled digits (①–⑳): a clock or a count badge drawn as an icon, never the start of a label. */
+const CIRCLED = /^[\u2460-\u2473]$/u;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/**
+ * iOS truncates a label that does not fit with an ellipsis (`…`, UILabel's default `byTruncatingTail`);
+ * the recogniser reads its three close dots as two (`Working..`), and no text ends in exactly two dots.
+ */
+function ellipsis(text: string): string {
+  return /[^.]\.\.$/u.test(text) ? `${text.slice(0, -2)}…` : text;
+}
+
+/**
+ * Capital I read as lower-case l, which SF Pro draws as nearly the same bar (the l only a little taller):
+ * `lcons`, `lf`, `APl`, `UlKit`. An `l` becomes `I` where English puts an I and almost never an l — at
+ * the start of a word before c, f, m, n, s or t (`Icons`, `If`, `Image`, `Install`, `Issue`, `It`; `lbs`
+ * and `llama` keep theirs), or inside a run of capitals of three letters or more (`API`, `UIKit`).
+ */
+export function capitalI(text: string): string {
+  return text.replace(/\p{L}+/gu, (word) => {
+    if (!word.includes("l")) return word;
+    const chars = Array.from(word);
+    const upper = (c: string | undefined) => c !== undefined && /\p{Lu}/u.test(c);
+    return chars
+      .map((c, i) => {
+        if (c !== "l") return c;
+        if (i === 0 && chars.length > 1 && /^[cfmnst]$/.test(chars[1] ?? "")) return "I";
+        const caps = chars.filter((x) => upper(x)).length;
+        return chars.length >= 3 &&
+          caps >= 2 &&
+          (upper(chars[i - 1]) || i === 0) &&
+          (upper(chars[i + 1]) || i === chars.length - 1)
+          ? "I"
+          : c;
+      })
+      .join("");
+  });
+}
+
+/** A decoded line ready for output: text, confidence, and where along the crop the text begins and ends. */
 export interface FinishedText {
   text: string;
   conf: number;
+  /** Left edge of the kept text as a fraction of the crop's width (0 when nothing was cut). */
+  begin?: number;
   /** Right edge of the kept text as a fraction of the crop's width (1 when nothing was cut). */
   end: number;
 }
@@ -257,19 +325,34 @@ export function finishText(
     const shorter = trimEnd((c) => blank(c) || CHEVRONS.has(c));
     if (shorter > start) end = shorter;
   }
+  // A leading icon glyph (`< Back`, `Q Search`): cut, with the box's left edge moved past it.
+  let begin = 0;
+  const colPerStep = r.length > 0 ? paddedWidth / r.length : 0;
+  if (stripChevrons) {
+    const first = r.chars[start] ?? "";
+    let next = start + 1;
+    while (next < end && blank(r.chars[next] ?? "")) next++;
+    const spaced = next > start + 1;
+    const icon = LEADING_CHEVRONS.has(first) || ((LEADING_ICONS.has(first) || CIRCLED.test(first)) && spaced);
+    if (icon && next < end && LETTER_OR_DIGIT.test(r.chars.slice(next, end).join(""))) {
+      const mid = ((r.steps[start] ?? 0) + (r.steps[next] ?? 0)) / 2 + 0.5;
+      begin = Math.max(0, Math.min(1, (mid * colPerStep) / cropWidth));
+      start = next;
+    }
+  }
   // Only a chevron cut moves the edge: trailing spaces take no room in the image.
   const cutChevron = r.chars.slice(end).some((c) => c.trim() !== "");
   let edge = 1;
   if (cutChevron && r.length > 0) {
-    const colPerStep = paddedWidth / r.length;
     const lastKept = r.steps[end - 1] ?? 0;
     const firstCut = r.steps.slice(end).find((_, k) => (r.chars[end + k] ?? "").trim() !== "") ?? lastKept;
     edge = Math.min(1, (((lastKept + firstCut) / 2 + 0.5) * colPerStep) / cropWidth);
   }
   const scores = r.scores.slice(start, end);
   return {
-    text: r.chars.slice(start, end).join(""),
+    text: capitalI(ellipsis(r.chars.slice(start, end).join(""))),
     conf: scores.reduce((a, b) => a + b, 0) / scores.length,
+    ...(begin > 0 ? { begin } : {}),
     end: edge,
   };
 }

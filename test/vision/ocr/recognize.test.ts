@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  capitalI,
   ctcConfidence,
   ctcDecode,
   finishText,
@@ -115,6 +116,66 @@ describe("finishText", () => {
       conf: 1,
       end: 1,
     });
+  });
+});
+
+describe("finishText: leading icon glyphs", () => {
+  /** A decoded line of `text`, one character every two steps, in a crop as wide as its tensor (4 cols/step). */
+  const line = (text: string) => {
+    const chars = Array.from(text);
+    return {
+      chars,
+      scores: chars.map(() => 0.9),
+      steps: chars.map((_, i) => 2 * i),
+      length: 2 * chars.length,
+      spaceBefore: chars.map(() => 0),
+    };
+  };
+  const finish = (text: string) =>
+    finishText(line(text), 8 * Array.from(text).length, 8 * Array.from(text).length, true);
+
+  it("cuts a back chevron, a magnifier, an info or star glyph, and moves the left edge past it", () => {
+    expect(finish("< Back").text).toBe("Back");
+    expect(finish("<设置").text).toBe("设置");
+    expect(finish("Q Search").text).toBe("Search");
+    expect(finish("i VERSION 10.1").text).toBe("VERSION 10.1");
+    expect(finish("★ Starred").text).toBe("Starred");
+    expect(finish("③ · 8h").text).toBe("· 8h");
+    // "< Back": the glyph at step 0, "B" at step 4 (8 columns per 2 steps, crop 48 columns).
+    expect(finish("< Back").begin).toBeCloseTo((((0 + 4) / 2 + 0.5) * 4) / 48);
+    expect(finish("< Back").end).toBe(1);
+  });
+
+  it("reads a truncated line's two dots as the ellipsis iOS draws, and leaves three dots or one alone", () => {
+    expect(finish("Working..").text).toBe("Working…");
+    expect(finish("Type a message...").text).toBe("Type a message...");
+    expect(finish("Done.").text).toBe("Done.");
+    expect(finish("..").text).toBe("..");
+  });
+
+  it("keeps a word that starts with the same letter, a hashtag, a lone glyph, and lines without the option", () => {
+    expect(finish("Quit").text).toBe("Quit");
+    expect(finish("#swiftui").text).toBe("#swiftui");
+    expect(finish("i").text).toBe("i");
+    expect(finish("Q").text).toBe("Q");
+    expect(finish("< ").text).toBe("<");
+    expect(finish("Back").begin).toBeUndefined();
+    expect(finishText(line("< Back"), 48, 48, false).text).toBe("< Back");
+  });
+});
+
+describe("capitalI", () => {
+  it("reads l as I where English has an I: word-initial before c f m n s t, and inside capitals", () => {
+    expect(capitalI("Show lcons")).toBe("Show Icons");
+    expect(capitalI("'lf it's a failure")).toBe("'If it's a failure");
+    expect(capitalI("lce Cube - Light")).toBe("Ice Cube - Light");
+    expect(capitalI("AzuraCast APl-Format:")).toBe("AzuraCast API-Format:");
+    expect(capitalI("nostalgia UlKit trip")).toBe("nostalgia UIKit trip");
+  });
+
+  it("keeps real l words and short capitalised names", () => {
+    for (const t of ["5 lbs", "llama", "Hello world", "Al Gore", "all", "Blue", "lOl", "lazy"])
+      expect(capitalI(t)).toBe(t);
   });
 });
 

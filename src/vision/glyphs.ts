@@ -1,0 +1,295 @@
+import type { RgbImage } from "../shared/image.js";
+import type { Candidate } from "./row.js";
+
+/**
+ * A classical proposer for icon-only buttons the UI detector misses: compact, isolated glyph-like ink
+ * blobs on a flat background. iOS draws its toolbar, navigation-bar and row-end controls as SF Symbols
+ * — thin strokes ~17–28 pt tall inside a hit area of at least 44 × 44 pt (Apple HIG, "Buttons"), set
+ * on a plain bar or row colour. So: find ink as local contrast (each pixel's luma against the mean of
+ * the ~20 pt around it), label its connected components, group the parts of one symbol (the dot and
+ * stem of ⓘ, the three dots of ⋯, the bars of ≡), and keep a group that is symbol-sized (10–36 pt),
+ * not clipped by the screen edge, and alone: within a 6 pt margin around it no other ink (a photo's
+ * texture or a word's next letter is never alone), a flat margin (a bar, not a picture or a map) and
+ * clear contrast with it. A blob whose centre lies on a row (OCR text, a detected icon, a key, a
+ * switch, the status bar) is that row's ink and never joins a group; a group on a row, or leading a
+ * text line (`⚙ General`: the text's row is the target), is not proposed.
+ *
+ * Sizes are in points, taken as screen width / 390 (iPhones are 320–430 pt wide; a glyph's size in
+ * points varies less than that between models).
+ */
+
+export interface GlyphOptions {
+  /** Working resolution in pixels per point (the screen is downsampled to this first). */
+  pxPerPt: number;
+  /** Half-size of the local-mean window, in points. */
+  windowPt: number;
+  /** A pixel is ink when its luma differs from its local mean by more than this (0–255). */
+  inkContrast: number;
+  /** Parts of one symbol lie within this gap of each other, in points. */
+  joinPt: number;
+  /** A symbol's longer side, in points. */
+  minPt: number;
+  maxPt: number;
+  /** The clear margin around a symbol, in points, and the share of it that may be ink. */
+  marginPt: number;
+  maxMarginInk: number;
+  /** The margin's luma spread below ink level: a bar or row is flat, a photo or a map is not. */
+  maxMarginStd: number;
+  /** The symbol's strongest luma difference from its margin's mean (system greys and tints stand out
+   * from their bar; faint map or photo marks do not). */
+  minContrast: number;
+}
+
+export const DEFAULT_GLYPH_OPTIONS: GlyphOptions = {
+  pxPerPt: 1.5,
+  windowPt: 10,
+  inkContrast: 40,
+  joinPt: 4,
+  minPt: 10,
+  maxPt: 36,
+  marginPt: 6,
+  maxMarginInk: 0.02,
+  maxMarginStd: 6,
+  minContrast: 70,
+};
+
+/** Points per screen width: the width of the commonest iPhones (390 pt, iPhone 12–14). */
+const SCREEN_PT = 390;
+
+interface Work {
+  w: number;
+  h: number;
+  /** Luma, one float per pixel. */
+  px: Float32Array;
+}
+
+/** Area-average `screen`'s luma down to `targetW` pixels wide (never up). */
+function downsample(screen: RgbImage, targetW: number): Work {
+  const { width: W, height: H, data } = screen;
+  const f = Math.max(1, W / targetW);
+  const w = Math.max(1, Math.round(W / f));
+  const h = Math.max(1, Math.round(H / f));
+  // Column spans once; rows are summed into `acc` then divided.
+  const xs = new Int32Array(w + 1);
+  for (let x = 0; x <= w; x++) xs[x] = Math.min(W, Math.floor(x * f));
+  const px = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const sy0 = Math.floor(y * f);
+    const sy1 = Math.max(sy0 + 1, Math.min(H, Math.floor((y + 1) * f)));
+    for (let x = 0; x < w; x++) {
+      const sx0 = xs[x] as number;
+      const sx1 = Math.max(sx0 + 1, xs[x + 1] as number);
+      let acc = 0;
+      for (let sy = sy0; sy < sy1; sy++) {
+        let o = (sy * W + sx0) * 3;
+        for (let sx = sx0; sx < sx1; sx++, o += 3)
+          acc +=
+            0.299 * (data[o] as number) + 0.587 * (data[o + 1] as number) + 0.114 * (data[o + 2] as number);
+      }
+      px[y * w + x] = acc / ((sy1 - sy0) * (sx1 - sx0));
+    }
+  }
+  return { w, h, px };
+}
+
+/** Ink mask: luma differs from the mean of the `(2r+1)²` window around the pixel by more than `t`. */
+function inkMask(img: Work, r: number, t: number): Uint8Array {
+  const { w, h, px } = img;
+  const W1 = w + 1;
+  const s = new Float64Array(W1 * (h + 1));
+  for (let y = 0; y < h; y++) {
+    let row = 0;
+    for (let x = 0; x < w; x++) {
+      row += px[y * w + x] as number;
+      s[(y + 1) * W1 + x + 1] = (s[y * W1 + x + 1] as number) + row;
+    }
+  }
+  const ink = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const y0 = Math.max(0, y - r);
+    const y1 = Math.min(h, y + r + 1);
+    for (let x = 0; x < w; x++) {
+      const x0 = Math.max(0, x - r);
+      const x1 = Math.min(w, x + r + 1);
+      const mean =
+        ((s[y1 * W1 + x1] as number) -
+          (s[y0 * W1 + x1] as number) -
+          (s[y1 * W1 + x0] as number) +
+          (s[y0 * W1 + x0] as number)) /
+        ((y1 - y0) * (x1 - x0));
+      if (Math.abs((px[y * w + x] as number) - mean) > t) ink[y * w + x] = 1;
+    }
+  }
+  return ink;
+}
+
+interface Blob {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  n: number;
+}
+
+/** 8-connected components of `ink`: a label per pixel (0 = none) and each label's box (index label-1). */
+function components(ink: Uint8Array, w: number, h: number): { labels: Int32Array; blobs: Blob[] } {
+  const labels = new Int32Array(w * h);
+  const blobs: Blob[] = [];
+  const stack: number[] = [];
+  for (let start = 0; start < w * h; start++) {
+    if (!ink[start] || labels[start]) continue;
+    const id = blobs.length + 1;
+    const b: Blob = { x0: w, y0: h, x1: 0, y1: 0, n: 0 };
+    labels[start] = id;
+    stack.push(start);
+    while (stack.length > 0) {
+      const p = stack.pop() as number;
+      const x = p % w;
+      const y = (p - x) / w;
+      b.n++;
+      if (x < b.x0) b.x0 = x;
+      if (y < b.y0) b.y0 = y;
+      if (x + 1 > b.x1) b.x1 = x + 1;
+      if (y + 1 > b.y1) b.y1 = y + 1;
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx;
+          const yy = y + dy;
+          if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
+          const q = yy * w + xx;
+          if (ink[q] && !labels[q]) {
+            labels[q] = id;
+            stack.push(q);
+          }
+        }
+    }
+    blobs.push(b);
+  }
+  return { labels, blobs };
+}
+
+const near = (a: Blob, b: Blob, gap: number): boolean =>
+  a.x0 - gap < b.x1 && b.x0 - gap < a.x1 && a.y0 - gap < b.y1 && b.y0 - gap < a.y1;
+
+/**
+ * New `[icon] ""` rows for isolated symbol-sized ink groups not on any of `rows` (see the module
+ * comment). Returns only the new rows.
+ */
+export function proposeGlyphs(
+  screen: RgbImage,
+  rows: readonly Candidate[],
+  options: GlyphOptions = DEFAULT_GLYPH_OPTIONS,
+): Candidate[] {
+  const img = downsample(screen, Math.round(SCREEN_PT * options.pxPerPt));
+  const { w, h } = img;
+  const pt = w / SCREEN_PT;
+  const ink = inkMask(img, Math.round(options.windowPt * pt), options.inkContrast);
+  const { labels, blobs } = components(ink, w, h);
+  const boxes = rows.map((r) => [r.box[0] * w, r.box[1] * h, r.box[2] * w, r.box[3] * h] as const);
+  // A blob whose centre is on a row is that row's ink (a letter of an OCR line, a detected icon).
+  const covered = blobs.map((b) => {
+    const cx = (b.x0 + b.x1) / 2;
+    const cy = (b.y0 + b.y1) / 2;
+    return boxes.some((r) => cx >= r[0] - pt && cx <= r[2] + pt && cy >= r[1] - pt && cy <= r[3] + pt);
+  });
+  const maxPx = options.maxPt * pt;
+  const parts = blobs.flatMap((b, i) =>
+    !covered[i] && b.x1 - b.x0 <= maxPx && b.y1 - b.y0 <= maxPx ? [i] : [],
+  );
+  // Group parts within `joinPt` of each other (union-find over the few candidate parts).
+  const parent = parts.map((_, k) => k);
+  const find = (k: number): number => {
+    let r = k;
+    while (parent[r] !== r) r = parent[r] as number;
+    parent[k] = r;
+    return r;
+  };
+  const gap = options.joinPt * pt;
+  for (let a = 0; a < parts.length; a++)
+    for (let b = a + 1; b < parts.length; b++)
+      if (near(blobs[parts[a] as number] as Blob, blobs[parts[b] as number] as Blob, gap))
+        parent[find(a)] = find(b);
+  const groups = new Map<number, { box: Blob; ids: Set<number> }>();
+  parts.forEach((i, k) => {
+    const b = blobs[i] as Blob;
+    const root = find(k);
+    const g = groups.get(root);
+    if (!g) groups.set(root, { box: { ...b }, ids: new Set([i + 1]) });
+    else {
+      g.box = {
+        x0: Math.min(g.box.x0, b.x0),
+        y0: Math.min(g.box.y0, b.y0),
+        x1: Math.max(g.box.x1, b.x1),
+        y1: Math.max(g.box.y1, b.y1),
+        n: g.box.n + b.n,
+      };
+      g.ids.add(i + 1);
+    }
+  });
+  const icons: Candidate[] = [];
+  for (const { box: g, ids } of groups.values()) {
+    const gw = g.x1 - g.x0;
+    const gh = g.y1 - g.y0;
+    const long = Math.max(gw, gh);
+    const short = Math.min(gw, gh);
+    if (long < options.minPt * pt || long > maxPx || short < 2.5 * pt || long / short > 6) continue;
+    if (g.n < 0.04 * gw * gh) continue;
+    // Cut by the screen's edge: part of something larger (a glyph is never clipped by the edge).
+    if (g.x0 <= 0 || g.y0 <= 0 || g.x1 >= w || g.y1 >= h) continue;
+    const gcx = (g.x0 + g.x1) / 2;
+    const gcy = (g.y0 + g.y1) / 2;
+    if (boxes.some((r) => gcx >= r[0] && gcx <= r[2] && gcy >= r[1] && gcy <= r[3])) continue;
+    // A leading icon: text starts just right of it on the same line (`⚙ General`); the text's row is
+    // the target.
+    const leading = rows.some((r, k) => {
+      const b = boxes[k];
+      if (r.kind !== "text" || !b) return false;
+      const dx = b[0] - g.x1;
+      return dx >= -pt && dx < 16 * pt && Math.abs((b[1] + b[3]) / 2 - gcy) < Math.max(b[3] - b[1], gh) / 2;
+    });
+    if (leading) continue;
+    const m = marginStats(img, labels, g, ids, Math.round(options.marginPt * pt));
+    if (m.ink > options.maxMarginInk || m.std > options.maxMarginStd || m.contrast < options.minContrast)
+      continue;
+    icons.push({ kind: "icon", label: "", box: [g.x0 / w, g.y0 / h, g.x1 / w, g.y1 / h], conf: 0.5 });
+  }
+  return icons;
+}
+
+/**
+ * The margin of `margin` pixels around group box `g`: the share of it that is ink of other blobs, the
+ * luma spread of its ink-free pixels, and the group's strongest luma difference from their mean.
+ */
+function marginStats(
+  img: Work,
+  labels: Int32Array,
+  g: Blob,
+  ids: ReadonlySet<number>,
+  margin: number,
+): { ink: number; std: number; contrast: number } {
+  const { w, h, px } = img;
+  let ink = 0;
+  let ring = 0;
+  let sum = 0;
+  let sum2 = 0;
+  let flat = 0;
+  for (let y = Math.max(0, g.y0 - margin); y < Math.min(h, g.y1 + margin); y++)
+    for (let x = Math.max(0, g.x0 - margin); x < Math.min(w, g.x1 + margin); x++) {
+      if (x >= g.x0 && x < g.x1 && y >= g.y0 && y < g.y1) continue;
+      ring++;
+      const l = labels[y * w + x] ?? 0;
+      if (l && !ids.has(l)) ink++;
+      if (!l) {
+        const v = px[y * w + x] ?? 0;
+        sum += v;
+        sum2 += v * v;
+        flat++;
+      }
+    }
+  const mean = sum / Math.max(1, flat);
+  const std = Math.sqrt(Math.max(0, sum2 / Math.max(1, flat) - mean * mean));
+  let contrast = 0;
+  for (let y = g.y0; y < g.y1; y++)
+    for (let x = g.x0; x < g.x1; x++) contrast = Math.max(contrast, Math.abs((px[y * w + x] ?? 0) - mean));
+  return { ink: ring > 0 ? ink / ring : 1, std, contrast };
+}

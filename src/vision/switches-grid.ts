@@ -1,0 +1,152 @@
+import type { RgbImage } from "../shared/image.js";
+
+/**
+ * The pixel grid the switch finders read (`switches.ts`, `switches-outline.ts`): the screen sampled at
+ * about one cell per point, with runs of one colour along a row and extents of one colour up and down.
+ */
+
+/** Grid cells across the screen: about one per point. */
+export const GRID_WIDTH = 390;
+/** Two colours closer than this (largest channel difference) are one run. */
+export const SAME = 16;
+
+export interface Grid {
+  w: number;
+  h: number;
+  /** RGB per cell, row-major. */
+  rgb: Uint8Array;
+}
+
+/**
+ * A grid of `GRID_WIDTH` columns (cells square in pixels), each cell the mean of the 2×2 pixels at its
+ * centre (the nearest pixel when cells are under two pixels): switches are large flat regions, so a
+ * full area average (up to 9× the reads) buys nothing.
+ */
+export function sampleGrid(image: RgbImage): Grid {
+  const { width: W, height: H, data } = image;
+  const step = W / GRID_WIDTH;
+  const w = GRID_WIDTH;
+  const h = Math.max(1, Math.floor(H / step));
+  const rgb = new Uint8Array(w * h * 3);
+  const xs = new Int32Array(w);
+  for (let gx = 0; gx < w; gx++) xs[gx] = Math.min(W - 2, Math.floor((gx + 0.5) * step));
+  for (let gy = 0; gy < h; gy++) {
+    const y = Math.min(H - 2, Math.floor((gy + 0.5) * step));
+    const r0 = y * W * 3;
+    const r1 = r0 + W * 3;
+    for (let gx = 0, o = gy * w * 3; gx < w; gx++, o += 3) {
+      const a = r0 + (xs[gx] ?? 0) * 3;
+      const b = r1 + (xs[gx] ?? 0) * 3;
+      if (step < 2) {
+        // Cells no bigger than two pixels: the nearest pixel, or the knob's edge smears into the track.
+        rgb[o] = data[a] ?? 0;
+        rgb[o + 1] = data[a + 1] ?? 0;
+        rgb[o + 2] = data[a + 2] ?? 0;
+        continue;
+      }
+      for (let c = 0; c < 3; c++)
+        rgb[o + c] =
+          ((data[a + c] ?? 0) + (data[a + 3 + c] ?? 0) + (data[b + c] ?? 0) + (data[b + 3 + c] ?? 0)) >> 2;
+    }
+  }
+  return { w, h, rgb };
+}
+
+export const cell = (g: Grid, x: number, y: number): [number, number, number] => {
+  const o = (y * g.w + x) * 3;
+  return [g.rgb[o] ?? 0, g.rgb[o + 1] ?? 0, g.rgb[o + 2] ?? 0];
+};
+export const diff = (a: readonly number[], b: readonly number[]): number =>
+  Math.max(
+    Math.abs((a[0] ?? 0) - (b[0] ?? 0)),
+    Math.abs((a[1] ?? 0) - (b[1] ?? 0)),
+    Math.abs((a[2] ?? 0) - (b[2] ?? 0)),
+  );
+export const brightness = (c: readonly number[]): number => ((c[0] ?? 0) + (c[1] ?? 0) + (c[2] ?? 0)) / 3;
+
+export interface Run {
+  x0: number;
+  /** Exclusive. */
+  x1: number;
+  colour: [number, number, number];
+}
+
+/** Runs shorter than this are anti-aliased edges (a knob's rim, a track's rounded end), not regions. */
+const MIN_RUN = 3;
+
+/**
+ * Runs of one colour along grid row `y` (each cell compared with the run's first cell), without the
+ * runs shorter than `MIN_RUN`: the neighbours of a run in the result are the regions beside it.
+ */
+export function runs(g: Grid, y: number): Run[] {
+  const out: Run[] = [];
+  const { rgb, w } = g;
+  const row = y * w * 3;
+  let start = 0;
+  let r0 = rgb[row] ?? 0;
+  let g0 = rgb[row + 1] ?? 0;
+  let b0 = rgb[row + 2] ?? 0;
+  for (let x = 1; x <= w; x++) {
+    const o = row + x * 3;
+    if (
+      x < w &&
+      Math.abs((rgb[o] ?? 0) - r0) <= SAME &&
+      Math.abs((rgb[o + 1] ?? 0) - g0) <= SAME &&
+      Math.abs((rgb[o + 2] ?? 0) - b0) <= SAME
+    )
+      continue;
+    if (x - start >= MIN_RUN) out.push({ x0: start, x1: x, colour: [r0, g0, b0] });
+    start = x;
+    r0 = rgb[o] ?? 0;
+    g0 = rgb[o + 1] ?? 0;
+    b0 = rgb[o + 2] ?? 0;
+  }
+  return out;
+}
+
+/** How many cells up and down from (x, y) keep `colour`; returns [top, bottom) rows. */
+export function verticalExtent(
+  g: Grid,
+  x: number,
+  y: number,
+  colour: readonly number[],
+  limit: number,
+): [number, number] {
+  let top = y;
+  while (top - 1 >= 0 && y - top < limit && diff(cell(g, x, top - 1), colour) <= SAME) top--;
+  let bottom = y + 1;
+  while (bottom < g.h && bottom - y < limit && diff(cell(g, x, bottom), colour) <= SAME) bottom++;
+  return [top, bottom];
+}
+
+/** Around a flat control the background is one colour: cells this close to their median colour. */
+const FLAT_AROUND = 24;
+
+/**
+ * Whether the cells just outside the box [x0, y0, x1, y1) — beyond both ends at its middle row, above
+ * and below at a quarter, half and three quarters of its width — are one background colour. A switch
+ * sits on a flat table cell or sheet; a look-alike on a map or a photo has streets and texture there.
+ */
+export function flatAround(g: Grid, box: readonly [number, number, number, number]): boolean {
+  const [x0, y0, x1, y1] = box;
+  const cy = Math.floor((y0 + y1) / 2);
+  // A little way out (the knob's shadow and anti-aliased edges hug the capsule; a table row's
+  // separator is 6.5 pt away).
+  const o = Math.max(3, Math.round(0.15 * (y1 - y0)));
+  const pts: [number, number][] = [
+    [x0 - o, cy],
+    [x1 - 1 + o, cy],
+  ];
+  for (const f of [0.25, 0.5, 0.75]) {
+    const x = Math.floor(x0 + f * (x1 - x0));
+    pts.push([x, y0 - o], [x, y1 - 1 + o]);
+  }
+  const cs = pts.filter(([x, y]) => x >= 0 && y >= 0 && x < g.w && y < g.h).map(([x, y]) => cell(g, x, y));
+  if (cs.length < 6) return false;
+  const median = [0, 1, 2].map((c) => {
+    const v = cs.map((p) => p[c] ?? 0).sort((a, b) => a - b);
+    return v[Math.floor(v.length / 2)] ?? 0;
+  });
+  // One cell may differ (a separator line, a glyph's tip nearby).
+  return cs.filter((p) => diff(p, median) > FLAT_AROUND).length <= 1;
+}

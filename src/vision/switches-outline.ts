@@ -1,0 +1,121 @@
+import { brightness, cell, flatAround, type Grid } from "./switches-grid.js";
+
+/**
+ * Off switches drawn as an outline (iOS 7–12): the track is the background's white with a thin grey
+ * border (≈ 1.5–2 pt, #E5E5EA-ish, 20–30 levels darker), the white knob at the left edged by a thin rim
+ * and a soft shadow. Nothing is filled, so `switches.ts`'s runs of colour see one white run; here the
+ * capsule is found from its border instead: along a grid row, two thin dark lines (the capsule's ends)
+ * 1.45–1.85 h apart with one more thin line between them (the knob's rim), and at the straight part the
+ * border above and below, h ≈ 31/51 of the width apart (UISwitch 51×31 pt, knob 27 pt). The knob's
+ * side gives the state: the rim nearer the left end means the knob is at the left, off.
+ */
+
+export interface OutlineSwitch {
+  box: [number, number, number, number];
+  on: boolean;
+}
+
+/** A border line is at least this much darker than the white on both sides of it. */
+const DIP = 10;
+/** …and at most this many cells wide (a 2 pt line, blurred). */
+const DIP_MAX = 4;
+/** The white inside and outside the capsule. */
+const LIGHT = 200;
+/**
+ * Inside the capsule, away from the knob's rim and shadow, no cell is darker than the white outside by
+ * more than this (a camera's exposure and vignetting move the white, not the contrast).
+ */
+const INK = 14;
+/** Capsule width in cells (≈ points): 51 pt, from 0.75× to Display Zoom's 1.35×. */
+const WIDTH = { min: 36, max: 70 };
+
+interface Dip {
+  x0: number;
+  /** Exclusive. */
+  x1: number;
+}
+
+/** Thin dark lines along row `y`: short stretches darker by `DIP` than the light cells either side. */
+function dips(g: Grid, y: number): { dips: Dip[]; b: Float32Array } {
+  const b = new Float32Array(g.w);
+  for (let x = 0; x < g.w; x++) b[x] = brightness(cell(g, x, y));
+  const out: Dip[] = [];
+  let x = 3;
+  while (x < g.w - 1) {
+    // The light level before the line: the brightest of the three cells before it (a blurred edge
+    // darkens gradually).
+    const ref = Math.max(b[x - 1] ?? 0, b[x - 2] ?? 0, b[x - 3] ?? 0);
+    if (ref < LIGHT || (b[x] ?? 0) > ref - DIP) {
+      x++;
+      continue;
+    }
+    let e = x;
+    while (e < g.w && e - x <= DIP_MAX && (b[e] ?? 0) < ref - DIP / 2) e++;
+    if (e - x <= DIP_MAX && e < g.w && (b[e] ?? 0) >= LIGHT && Math.abs((b[e] ?? 0) - ref) < DIP)
+      out.push({ x0: x, x1: e });
+    x = e + 1;
+  }
+  return { dips: out, b };
+}
+
+/** The first thin dark line from (x, y) going `dir` within `limit` cells, as its distance; -1 if none. */
+function lineAlong(g: Grid, x: number, y: number, dir: -1 | 1, limit: number): number {
+  const ref = brightness(cell(g, x, y));
+  for (let d = 1; d <= limit; d++) {
+    const yy = y + dir * d;
+    if (yy < 0 || yy >= g.h) return -1;
+    if (brightness(cell(g, x, yy)) < ref - DIP) return d;
+  }
+  return -1;
+}
+
+/** Outline-style switches, as grid-cell boxes. */
+export function findOutlineSwitches(g: Grid): OutlineSwitch[] {
+  const found: OutlineSwitch[] = [];
+  for (let y = 10; y < g.h - 10; y++) {
+    const { dips: ds, b } = dips(g, y);
+    for (let i = 0; i + 2 < ds.length; i++) {
+      const a = ds[i];
+      const rim = ds[i + 1];
+      const z = ds[i + 2];
+      if (!a || !rim || !z) continue;
+      const w = z.x1 - a.x0;
+      if (w < WIDTH.min || w > WIDTH.max) continue;
+      const h = (31 / 51) * w;
+      // The knob's rim one knob width (27/51 of the capsule, ± blur and shadow) from one end.
+      const fromLeft = (rim.x0 + rim.x1) / 2 - a.x0;
+      const off = Math.abs(fromLeft - 0.55 * w) < 0.1 * w;
+      const on = Math.abs(w - fromLeft - 0.55 * w) < 0.1 * w;
+      if (off === on) continue;
+      // Inside, nothing but white: the knob and the empty track (a line of text or a map has more ink),
+      // apart from the rim and the knob's shadow beside it.
+      const light = Math.min(b[a.x0 - 2] ?? 0, b[z.x1 + 1] ?? 0);
+      let ink = false;
+      for (let x = a.x1; x < z.x0 && !ink; x++)
+        if ((x < rim.x0 - 3 || x >= rim.x1 + 4) && (b[x] ?? 0) < light - INK) ink = true;
+      if (ink) continue;
+      // The border above and below the straight part of the track (away from the knob), h apart and
+      // centred on this row.
+      const tx = Math.round(off ? a.x0 + 0.78 * w : a.x0 + 0.22 * w);
+      const up = lineAlong(g, tx, y, -1, Math.ceil(0.7 * h));
+      const down = lineAlong(g, tx, y, 1, Math.ceil(0.7 * h));
+      if (up < 0 || down < 0) continue;
+      if (up + down < 0.7 * h || up + down > 1.15 * h || Math.abs(up - down) > 0.15 * h + 1) continue;
+      // … and straight: the same distances a tenth of the width nearer the knob.
+      const tx2 = Math.round(off ? tx - 0.1 * w : tx + 0.1 * w);
+      const up2 = lineAlong(g, tx2, y, -1, Math.ceil(0.7 * h));
+      const down2 = lineAlong(g, tx2, y, 1, Math.ceil(0.7 * h));
+      if (Math.abs(up2 - up) > 3 || Math.abs(down2 - down) > 3) continue;
+      // Rounded ends: just inside each end line the border is close above this row (a capsule's end
+      // curves round; streets on a map or a rectangle's sides run straight up).
+      const ends = [a.x1 + 1, z.x0 - 2].map((ex) => lineAlong(g, ex, y, -1, Math.ceil(0.45 * h)));
+      if (ends.some((e) => e < 0)) continue;
+      const box: OutlineSwitch["box"] = [a.x0, y - up, z.x1, y + down + 1];
+      if (!flatAround(g, box)) continue;
+      if (found.some((f) => f.box[0] < box[2] && box[0] < f.box[2] && f.box[1] < box[3] && box[1] < f.box[3]))
+        continue;
+      found.push({ box, on });
+    }
+  }
+  return found;
+}

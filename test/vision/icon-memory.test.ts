@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseConfig } from "../../src/app/config/load.js";
+import { toRgb } from "../../src/shared/image.js";
+import { IPHONE_61 } from "../../src/shared/phone-model.js";
+import { createVision, type VisionStack } from "../../src/vision/create.js";
+import { IconMemory, iconSignature } from "../../src/vision/icon-memory.js";
+import type { ListingEntry } from "../../src/vision/listing.js";
+import { el, fonts, makePhone, PASSCODE } from "../sim/phone/helpers.js";
+
+const sig = (v: number): Float32Array => new Float32Array(108).fill(v);
+
+describe("IconMemory", () => {
+  it("recalls the nearest name only when it is close and unambiguous, and stays bounded", () => {
+    const m = new IconMemory({ capacity: 2, maxDistance: 20, minMargin: 8 });
+    m.remember(sig(40), "Mail");
+    m.remember(sig(200), "Notes");
+    expect(m.recall(sig(45))).toBe("Mail");
+    expect(m.recall(sig(120))).toBeNull(); // far from both
+    m.remember(sig(52), "Maps");
+    // Capacity 2: "Notes" (least recently used) is forgotten; 46 lies between Mail and Maps: ambiguous.
+    expect(m.size).toBe(2);
+    expect(m.recall(sig(200))).toBeNull();
+    expect(m.recall(sig(46))).toBeNull();
+  });
+
+  it("gives no signature for a box too small to be an app tile", () => {
+    const screen = toRgb({ width: 100, height: 200, channels: 3, data: Buffer.alloc(100 * 200 * 3) });
+    expect(iconSignature(screen, [0, 0, 0.05, 0.02])).toBeNull();
+    expect(iconSignature(screen, [0, 0, 0.3, 0.15])).not.toBeNull();
+  });
+});
+
+/**
+ * The dock prints no names: on the simulated phone Messages lives only there. Once the agent has seen
+ * its icon with its name (the app switcher's card header), the dock icon is listed as `[app] "Messages"`.
+ */
+describe("dock icons named from memory on the simulated phone", () => {
+  let vision: VisionStack;
+  const memory = new IconMemory();
+
+  beforeAll(async () => {
+    vision = await createVision(parseConfig({}), {
+      fonts,
+      clock: { now: () => performance.now() },
+      screenPx: IPHONE_61.screenPx,
+      iconMemory: memory,
+    });
+  });
+  afterAll(async () => {
+    await vision?.close();
+  });
+
+  it("home page names its grid icons; the dock's Messages is named after the switcher showed it", async () => {
+    const { phone, finger } = makePhone();
+    finger.unlock(PASSCODE);
+    const look = async (): Promise<ListingEntry[]> =>
+      (await vision.pipeline.fromScreenshot(await phone.screenshot())).entries;
+    // The row whose centre lies on element `id` (a tap there opens it).
+    const at = (id: string) => {
+      const b = el(phone, id).box;
+      return (e: ListingEntry): boolean => {
+        const cx = (e.box[0] + e.box[2]) / 2;
+        const cy = (e.box[1] + e.box[3]) / 2;
+        return cx >= b[0] && cx <= b[2] && cy >= b[1] && cy <= b[3];
+      };
+    };
+    let home = await look();
+    expect(home.find(at("home.icon.mail"))).toMatchObject({ kind: "app", label: "Mail" });
+    // Nothing on screen names the dock's icons yet.
+    expect(home.find(at("home.icon.messages"))?.label ?? "").not.toBe("Messages");
+    // Open Messages from the dock, then the app switcher: its card header shows the icon and the name.
+    finger.tapId("home.icon.messages");
+    finger.homeSwipe(500);
+    expect(phone.truth().screen).toBe("switcher");
+    const learnt = memory.size;
+    await look();
+    expect(memory.size).toBe(learnt + 1);
+    finger.homeSwipe();
+    expect(phone.truth().screen).toBe("home");
+    home = await look();
+    expect(home.find(at("home.icon.messages"))).toMatchObject({ kind: "app", label: "Messages" });
+    // The other dock icons were never seen with a name: they are not given one.
+    for (const app of ["phone", "safari", "music"]) {
+      const row = home.find(at(`home.icon.${app}`));
+      expect(row?.kind).not.toBe("app");
+    }
+  }, 120_000);
+});
