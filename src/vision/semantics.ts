@@ -10,12 +10,14 @@ import type { Candidate } from "./row.js";
 import { centreX, centreY, contains } from "./row.js";
 import { dropSpuriousRows } from "./spurious.js";
 import { mergeStatusBar } from "./status-bar.js";
+import { nameStockApps } from "./stock-apps.js";
 import { findSwitches } from "./switches.js";
 
 /**
  * What the rows mean: pure passes over the screen pixels and the merged OCR/detector rows, in order —
  * the status bar becomes one row; a keyboard, then a dial pad, is listed key by key; switches are found
- * in the pixels and named by their row's title; app icons take the name printed under them; icon-only
+ * in the pixels and named by their row's title; app icons take the name printed under them, or in the
+ * dock a stock app's name by its design (`stock-apps.ts`); icon-only
  * buttons of a recognisable shape are named by it (`icon-shapes.ts`). Each pass
  * drops the raw rows it replaced, so one target is one row. With the phone's `memory`, app icons seen
  * with their names teach it their looks, and unnamed app icons (the dock) take a remembered name.
@@ -34,6 +36,7 @@ export function applyScreenSemantics(
   out = [...out, ...proposeGlyphs(screen, out)];
   out = nameAppIcons(out, { aspect });
   if (memory) out = applyIconMemory(screen, out, memory, aspect);
+  out = nameStockApps(screen, out); // the dock: no names printed, stock designs named by look
   out = nameIconButtons(screen, out);
   return dropSpuriousRows(out, aspect);
 }

@@ -167,10 +167,11 @@ const ART: Record<AppId, [bg: string, art: () => string]> = {
   safari: [
     W,
     () =>
-      circle(30, 30, 23, "#1e8cfa") +
-      circle(30, 30, 20, "#d6ecff") +
+      // Apple's Safari icon is a solid blue compass disk (not a ring on a pale face) with white ticks.
+      circle(30, 30, 25, "#1e8cfa") +
+      circle(30, 30, 21, "none", 'stroke="#ffffff" stroke-width="1" stroke-dasharray="1 3"') +
       path("M30 30 L41 19 L34 34 Z", "#ff3b30") +
-      path("M30 30 L19 41 L26 26 Z", "#8e8e93"),
+      path("M30 30 L19 41 L26 26 Z", W),
   ],
   music: [
     "#fa2d48",
