@@ -250,13 +250,23 @@ export class RpicamVidCamera implements Camera {
    * working on its frame — on a loaded machine a cold start and first render take many times longer —
    * and gets another `ms`, up to `BUSY_PERIODS` in all. A hung camera waits in the kernel and uses
    * none (a stand-in that was killed mid-render at load ~8 started over from nothing, again and again).
+   * Nor is this process's own lateness the program's fault: only time the loop was responsive counts.
    */
   private armWatchdog(proc: CaptureProcess, ms: number, why: string, period = 1): void {
     this.clearWatchdog();
     const framesAtArm = this.frames;
     const cpuAtArm = proc.cpuMs();
-    this.watchdog = setTimeout(() => {
-      this.watchdog = null;
+    // `ms` counts only time this loop could answer: a turn that came late (the daemon itself blocked or
+    // starved, so it neither read frames nor served the stand-in's scene requests) counts as two ticks.
+    const tickMs = Math.max(10, Math.min(250, ms / 10));
+    let credited = 0;
+    let last = performance.now();
+    this.watchdog = setInterval(() => {
+      const now = performance.now();
+      credited += Math.min(now - last, 2 * tickMs);
+      last = now;
+      if (credited < ms) return;
+      this.clearWatchdog();
       setImmediate(() => {
         if (proc !== this.proc || !this.running || this.watchdog !== null) return;
         if (this.frames !== framesAtArm) return;
@@ -275,7 +285,7 @@ export class RpicamVidCamera implements Camera {
         this.deps.log.warn("rpicam-vid stalled; killing it", { why, afterMs: ms * period, pid: proc.pid });
         void proc.kill(this.config.stopGraceMs);
       });
-    }, ms);
+    }, tickMs);
   }
 
   private scheduleRestart(): number {
@@ -330,7 +340,7 @@ export class RpicamVidCamera implements Camera {
   }
 
   private clearWatchdog(): void {
-    if (this.watchdog) clearTimeout(this.watchdog);
+    if (this.watchdog) clearInterval(this.watchdog);
     this.watchdog = null;
   }
 
