@@ -59,6 +59,32 @@ describe("RpicamVidCamera watchdog: progress, not wall time", () => {
     expect(Number(killed?.afterMs)).toBeLessThanOrEqual(10 * 200);
   }, 90_000);
 
+  it("time this process was blocked does not count against the program", async () => {
+    // The stand-in's frames come from scene snapshots the daemon serves: a daemon blocked for 2 s
+    // starves the stand-in, and that is not the camera's failure.
+    const captured = capturingLog();
+    camera = new RpicamVidCamera(cameraConfig({ ...base, stallTimeoutMs: 600, vidBinary: fake.binary }), {
+      clock: systemClock,
+      log: captured.log,
+      env: fake.env({ FAKE_FRAMES: "2", FAKE_HANG: "1" }),
+    });
+    await camera.start();
+    await camera.grab();
+    await new Promise<void>((resolve) =>
+      setImmediate(() => {
+        for (const end = Date.now() + 2000; Date.now() < end; ) {
+          // blocked: 3× the stall timeout
+        }
+        resolve();
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    const killed = () => captured.lines.some((l) => l.msg === "rpicam-vid stalled; killing it");
+    expect(killed()).toBe(false);
+    // The program really is idle: it is killed once the loop has been free for the stall period.
+    await eventually(killed, "the stall verdict", 60_000);
+  }, 90_000);
+
   it("a stream that goes idle (no CPU, no frames) is killed after one stall period", async () => {
     const captured = capturingLog();
     camera = new RpicamVidCamera(cameraConfig({ ...base, stallTimeoutMs: 2000, vidBinary: fake.binary }), {
