@@ -34,7 +34,10 @@ export interface DaemonCalibrationDeps {
   readiness?: Readiness;
   /** Fires when the daemon stops: a calibration in progress ends (the arm lifts and parks). */
   stopping: AbortSignal;
+  /** The phone side's clock: the taps' touch times are on it; also times the run. */
   clock: Clock;
+  /** Dates stored or shown (the bundle's `createdAt`, the last run's `finishedAt`); default `clock`. */
+  wallClock?: Clock;
   log: Logger;
   sleep: (ms: number) => Promise<void>;
 }
@@ -146,7 +149,7 @@ export class DaemonCalibration {
         check: req.check,
         passed,
         summary: last,
-        finishedAt: deps.clock.now(),
+        finishedAt: (deps.wallClock ?? deps.clock).now(),
       };
     }
   }
@@ -181,6 +184,7 @@ export class DaemonCalibration {
           grabFrame: deps.grabFrame,
           rigProfile: deps.rigProfile,
           phoneModel: deps.phoneModel,
+          ...(deps.wallClock ? { wallClock: deps.wallClock } : {}),
         },
         options: deps.options,
         stateDir: deps.stateDir,

@@ -13,7 +13,7 @@ import { FrameWorker } from "../sim/camera/index.js";
 import { SimControlServer } from "../sim/control.js";
 import type { SimRig } from "../sim/rig.js";
 import { removeStaleTempFiles } from "../util/atomic-file.js";
-import type { Clock } from "../util/clock.js";
+import { type Clock, steadyClock } from "../util/clock.js";
 import type { Dashboard } from "../web/dashboard.js";
 import { AgentStack, POLL_FRAME_WIDTH } from "./agent-stack.js";
 import type { LoadedConfig } from "./config/load.js";
@@ -64,6 +64,8 @@ export class Daemon {
   /** The one owner of the arm (gestures from MCP, the agent and jobs take leases from it). */
   owner: PhoneOwner | null = null;
   private startedAt = 0;
+  /** Rig, camera, tools, calibration, readiness: NTP steps of the wall `clock` (dates, tokens) miss it. */
+  private readonly steady: Clock;
   /** Where the public HTTP server listens once started. */
   url: string | null = null;
   /** The simulator's control socket (used by the rpicam stand-ins), once started. */
@@ -78,7 +80,8 @@ export class Daemon {
     /** Stand-ins for the far side of real boundaries (tests, `piclaw eval`). */
     private readonly overrides: DaemonOverrides = {},
   ) {
-    this.readiness = new Readiness(clock);
+    this.steady = steadyClock(clock);
+    this.readiness = new Readiness(this.steady);
   }
 
   private notifier: Notifier | null = null;
@@ -103,7 +106,7 @@ export class Daemon {
 
   async start(): Promise<void> {
     const { config, stateDir } = this.loaded;
-    this.startedAt = this.clock.now();
+    this.startedAt = this.steady.now();
     mkdirSync(stateDir, { recursive: true, mode: 0o700 });
     // One daemon per state directory: a second one would take the first's sockets, token and rig.
     this.lock = new InstanceLock(daemonLockPath(stateDir));
@@ -136,7 +139,7 @@ export class Daemon {
     const baseDir = this.loaded.path ? dirname(this.loaded.path) : process.cwd();
     // `rig.backend`: the simulated rig, or the real one (GRBL on serial / GPIO on pigpio, no simulator).
     const stack = createRigStack(config, {
-      clock: this.clock,
+      clock: this.steady,
       log: this.log,
       cwd: baseDir,
       stateDir,
@@ -182,7 +185,8 @@ export class Daemon {
       owner: this.owner,
       simSocket: this.simSocket,
       bridge: this.bridge,
-      clock: this.clock,
+      clock: this.steady,
+      wallClock: this.clock,
       log: this.log,
       env: this.env,
     });
@@ -265,10 +269,10 @@ export class Daemon {
         "/healthz": healthz({
           readiness: this.readiness,
           backend: config.rig.backend,
-          uptimeS: () => Math.round((this.clock.now() - this.startedAt) / 1000),
+          uptimeS: () => Math.round((this.steady.now() - this.startedAt) / 1000),
         }),
         ...(rig
-          ? simRoutes({ rig, frames: this.startFrames(rig), camera: config.sim.camera, clock: this.clock })
+          ? simRoutes({ rig, frames: this.startFrames(rig), camera: config.sim.camera, clock: this.steady })
           : {}),
       },
       this.log.child("http"),
@@ -328,14 +332,12 @@ export class Daemon {
 
   /** Ask the supervisor to restart the daemon (the wizard changed the config overlay). */
   private requestRestart(reason: string): void {
-    if (this.restartHandler) {
-      this.restartHandler(reason);
-      return;
-    }
-    this.log.warn(
-      "restart needed: the config overlay changed, but nothing here restarts the daemon: restart it yourself",
-      { reason },
-    );
+    if (this.restartHandler) this.restartHandler(reason);
+    else
+      this.log.warn(
+        "restart needed: the config overlay changed, but nothing here restarts the daemon: restart it yourself",
+        { reason },
+      );
   }
 
   /** Start the worker that renders the simulated camera's frames from the rig's scene snapshots. */

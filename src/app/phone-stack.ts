@@ -49,7 +49,13 @@ export interface PhoneStackDeps {
   simSocket: string | null;
   /** The phone-side bridge when `bridge.enabled` (a real phone's clipboard and screenshots); else null. */
   bridge?: BridgeHandle | null;
+  /**
+   * The rig's clock, a steady one (see `steadyClock`): camera frames, the tools' settle times, the
+   * start-up calibration's taps and durations. A wall-clock step must not reach them.
+   */
   clock: Clock;
+  /** Dates stored or shown (a bundle's `createdAt`), and the bridge's touch times; default `clock`. */
+  wallClock?: Clock;
   log: Logger;
   env: NodeJS.ProcessEnv;
   /** Clipboard and screenshots on the phone; default: the simulated phone's, or the bridge on hardware. */
@@ -235,7 +241,9 @@ export class PhoneToolStack {
       describeRig: `${config.rig.backend}, profile ${rig.profile.name}; ${rig.transport}`,
       ...(this.deps.readiness ? { readiness: this.deps.readiness } : {}),
       stopping: this.abort.signal,
-      clock: this.deps.clock,
+      // The simulated phone reports touches on the rig's clock, the bridge page on the wall clock.
+      clock: sim ? this.deps.clock : (this.deps.wallClock ?? this.deps.clock),
+      ...(this.deps.wallClock ? { wallClock: this.deps.wallClock } : {}),
       log: this.deps.log.child("calibration"),
       sleep,
     });
@@ -312,6 +320,7 @@ export class PhoneToolStack {
               grabFrame: async () => (await camera.grab()).jpeg,
               rigProfile: rig.profile.name,
               phoneModel: rig.phone.geometry.name,
+              ...(this.deps.wallClock ? { wallClock: this.deps.wallClock } : {}),
             },
             config.calibration,
           );

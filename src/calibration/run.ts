@@ -1,4 +1,5 @@
 import type { PointPair } from "../shared/homography.js";
+import type { Clock } from "../util/clock.js";
 import { type ArmFit, calibrateArm } from "./arm.js";
 import { decodeGray, findBlobs } from "./blobs.js";
 import type { CalibrationBundle } from "./bundle.js";
@@ -16,6 +17,11 @@ export interface CalibrationRunDeps extends TapDeps {
   /** Recorded in the bundle. */
   rigProfile: string;
   phoneModel: string;
+  /**
+   * The date recorded in the bundle (`createdAt`); default `clock`. Give the wall clock here when `clock`
+   * is a steady one (the taps' times are on `clock`, the phone side's).
+   */
+  wallClock?: Clock;
 }
 
 export interface CalibrationOutcome {
@@ -101,7 +107,7 @@ function assemble(
 ): CalibrationBundle {
   return {
     version: BUNDLE_VERSION,
-    createdAt: new Date(deps.clock.now()).toISOString(),
+    createdAt: new Date((deps.wallClock ?? deps.clock).now()).toISOString(),
     rigProfile: deps.rigProfile,
     phone: { model: deps.phoneModel, glassMm: { ...deps.glassMm } },
     camera: {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { accessSync, constants, statSync } from "node:fs";
+import { accessSync, constants, readFileSync, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import type { Readable } from "node:stream";
 import { PiclawError } from "../util/errors.js";
@@ -95,6 +95,26 @@ export class CaptureProcess {
 
   stderrTail(): string {
     return this.stderrText;
+  }
+
+  /**
+   * CPU time (ms, user + system, all threads) the program has used so far, or null where that cannot
+   * be read (no procfs, or it has exited). From /proc/<pid>/stat fields 14–15 (proc(5)), counted in
+   * USER_HZ ticks, which Linux fixes at 100 per second for user space on every architecture it runs on.
+   * A child the program started itself is not counted (the stand-ins and rpicam-vid do not).
+   */
+  cpuMs(): number | null {
+    const pid = this.child.pid;
+    if (pid === undefined || this.exitInfo) return null;
+    try {
+      const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+      // The name (field 2) is in parentheses and may hold spaces: count fields after its last ")".
+      const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+      const ticks = Number(fields[11]) + Number(fields[12]);
+      return Number.isFinite(ticks) ? ticks * 10 : null;
+    } catch {
+      return null;
+    }
   }
 
   /**

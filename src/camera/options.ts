@@ -76,14 +76,18 @@ export const cameraConfigSchema = z
       .min(100)
       .max(600_000)
       .default(10_000)
-      .describe("A started rpicam-vid that gives no frame in this time is restarted (ms)."),
+      .describe(
+        "A started rpicam-vid that gives no frame in this time is restarted (ms); one that used CPU meanwhile (≥ 1%) gets another period, up to 10.",
+      ),
     stallTimeoutMs: z
       .number()
       .int()
       .min(100)
       .max(600_000)
       .default(3000)
-      .describe("A running rpicam-vid whose frames stop for this long is restarted (ms)."),
+      .describe(
+        "A running rpicam-vid whose frames stop for this long is restarted (ms); one that used CPU meanwhile (≥ 1%) gets another period, up to 10.",
+      ),
     restartMinMs: z
       .number()
       .int()

@@ -58,9 +58,10 @@ interface Waiter {
 /**
  * The camera as one long-lived `rpicam-vid --codec mjpeg -o - -t 0` process. Its stdout is split into
  * JPEG frames as they arrive; only the latest frame is kept. When the process exits, or gives no frame
- * for `startupTimeoutMs` after starting / `stallTimeoutMs` while running, it is killed and started again
- * after a delay that doubles per failure from `restartMinMs` to `restartMaxMs` and returns to the
- * minimum with the next frame. Grabs wait across restarts until their timeout.
+ * for `startupTimeoutMs` after starting / `stallTimeoutMs` while running (longer while it keeps using
+ * CPU: see `armWatchdog`), it is killed and started again after a delay that doubles per failure from
+ * `restartMinMs` to `restartMaxMs` and returns to the minimum with the next frame. Grabs wait across
+ * restarts until their timeout.
  *
  * Freshness: frames come out in order, so frame n began no earlier than frame n−1 completed. A grab
  * therefore takes the first frame whose `pipelineFrames`-th predecessor in the same process completed
@@ -244,19 +245,47 @@ export class RpicamVidCamera implements Camera {
    * The verdict waits one `setImmediate`: after the event loop was blocked longer than `ms`, the
    * timers phase runs before the poll phase, so frames already waiting in the pipe have not been read
    * yet. The check phase comes after the poll phase; a frame read there re-armed the watchdog.
+   *
+   * Progress, not wall time alone: a program that used at least 1% of that time in CPU (≥ one tick) is
+   * working on its frame — on a loaded machine a cold start and first render take many times longer —
+   * and gets another `ms`, up to `BUSY_PERIODS` in all. A hung camera waits in the kernel and uses
+   * none (a stand-in that was killed mid-render at load ~8 started over from nothing, again and again).
+   * Nor is this process's own lateness the program's fault: only time the loop was responsive counts.
    */
-  private armWatchdog(proc: CaptureProcess, ms: number, why: string): void {
+  private armWatchdog(proc: CaptureProcess, ms: number, why: string, period = 1): void {
     this.clearWatchdog();
     const framesAtArm = this.frames;
-    this.watchdog = setTimeout(() => {
-      this.watchdog = null;
+    const cpuAtArm = proc.cpuMs();
+    // `ms` counts only time this loop could answer: a turn that came late (the daemon itself blocked or
+    // starved, so it neither read frames nor served the stand-in's scene requests) counts as two ticks.
+    const tickMs = Math.max(10, Math.min(250, ms / 10));
+    let credited = 0;
+    let last = performance.now();
+    this.watchdog = setInterval(() => {
+      const now = performance.now();
+      credited += Math.min(now - last, 2 * tickMs);
+      last = now;
+      if (credited < ms) return;
+      this.clearWatchdog();
       setImmediate(() => {
         if (proc !== this.proc || !this.running || this.watchdog !== null) return;
         if (this.frames !== framesAtArm) return;
-        this.deps.log.warn("rpicam-vid stalled; killing it", { why, afterMs: ms, pid: proc.pid });
+        const cpuNow = proc.cpuMs();
+        const usedMs = cpuNow !== null && cpuAtArm !== null ? cpuNow - cpuAtArm : 0;
+        if (period < BUSY_PERIODS && usedMs >= Math.max(10, ms / 100)) {
+          this.deps.log.info("rpicam-vid slow but busy; waiting for its frame", {
+            why,
+            afterMs: ms * period,
+            cpuMs: usedMs,
+            pid: proc.pid,
+          });
+          this.armWatchdog(proc, ms, why, period + 1);
+          return;
+        }
+        this.deps.log.warn("rpicam-vid stalled; killing it", { why, afterMs: ms * period, pid: proc.pid });
         void proc.kill(this.config.stopGraceMs);
       });
-    }, ms);
+    }, tickMs);
   }
 
   private scheduleRestart(): number {
@@ -311,7 +340,7 @@ export class RpicamVidCamera implements Camera {
   }
 
   private clearWatchdog(): void {
-    if (this.watchdog) clearTimeout(this.watchdog);
+    if (this.watchdog) clearInterval(this.watchdog);
     this.watchdog = null;
   }
 
@@ -322,6 +351,9 @@ export class RpicamVidCamera implements Camera {
     this.pendingRestartMs = null;
   }
 }
+
+/** Watchdog periods a busy program gets before it is killed anyway (10 × 10 s for a cold start). */
+const BUSY_PERIODS = 10;
 
 function lastLines(text: string, n: number): string {
   return text.trimEnd().split("\n").slice(-n).join("\n");

@@ -31,7 +31,10 @@ async function* withIdleTimeout(body: AsyncIterable<Uint8Array>, idleMs: number)
     for (;;) {
       let timer: NodeJS.Timeout | undefined;
       const silent = new Promise<"silent">((resolve) => {
-        timer = setTimeout(() => resolve("silent"), idleMs);
+        // The verdict waits one setImmediate: after the event loop was blocked past `idleMs`, the timers
+        // phase runs before the poll phase, so a line already waiting in the socket has not been read yet
+        // (the check phase comes after the poll phase; a read there settles the race first).
+        timer = setTimeout(() => setImmediate(() => resolve("silent")), idleMs);
       });
       const next = await Promise.race([it.next(), silent]).finally(() => clearTimeout(timer));
       if (next === "silent")

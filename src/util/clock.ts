@@ -9,6 +9,19 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
+/**
+ * Epoch milliseconds that never step: `wall`'s reading when this is made, advanced by the monotonic
+ * clock (`performance.now()`, CLOCK_MONOTONIC) since. For durations, deadlines, the order of events and
+ * the simulated world. A Pi without a real-time clock boots on fake-hwclock's saved time and NTP then
+ * steps the wall clock by hours (Debian's fake-hwclock(8), systemd-timesyncd(8)); a duration or a
+ * "newer than" measured across that step would be off by hours. Not for dates shown to people or
+ * stored (it does not follow NTP): use the wall clock for those.
+ */
+export function steadyClock(wall: Clock, monotonicMs: () => number = () => performance.now()): Clock {
+  const originMs = wall.now() - monotonicMs();
+  return { now: () => originMs + monotonicMs() };
+}
+
 /** A clock that only moves when told to: for tests and deterministic simulation. */
 export class ManualClock implements Clock {
   private ms: number;

@@ -72,7 +72,9 @@ describe.runIf(runSystemdNotifyTests)(
       expect(lines.indexOf("STOPPING=1")).toBeGreaterThan(lines.indexOf("READY=1"));
       // The watchdog keeps pinging while the daemon parks the arm and closes down, then stops with it.
       expect(proc.stdout()).toContain('"msg":"stopped"');
-    });
+      // Bounded by its waits (60 s + 15 s + the exit + 5 s), not vitest's 30 s default: at load ~19 the
+      // start-up calibration alone, before READY=1, took longer than 30 s.
+    }, 180_000);
 
     it("never sends READY=1 when the endpoint cannot come up (port taken); logs it at journal priority err", async () => {
       const blocker = createServer();
@@ -99,6 +101,6 @@ describe.runIf(runSystemdNotifyTests)(
       for (const line of lines) expect(line).toMatch(/^<[3-7]>\{/);
       const failed = lines.find((l) => l.includes('"msg":"start failed"'));
       expect(failed?.startsWith("<3>"), proc.stdout()).toBe(true);
-    });
+    }, 120_000);
   },
 );

@@ -104,8 +104,9 @@ export async function eventually(check: () => boolean, what: string, timeoutMs =
 /**
  * A throwaway stand-in for rpicam-vid (node script) in a temp dir. It writes `FAKE_JPEG` every
  * `FAKE_INTERVAL_MS`; behaviour from env: `FAKE_FRAMES` (then exit `FAKE_EXIT_CODE` after printing
- * `FAKE_DEATH` on stderr, or go silent with `FAKE_HANG`), `FAKE_GARBAGE_UNTIL` (random bytes until that
- * file exists), `FAKE_IGNORE_TERM`, `FAKE_PID_FILE` / `FAKE_ARGV_FILE` (records for the test).
+ * `FAKE_DEATH` on stderr, or go silent and idle with `FAKE_HANG`), `FAKE_GARBAGE_UNTIL` (random bytes until
+ * that file exists), `FAKE_BUSY_FIRST_MS` (spin the CPU that long before anything, a slow first frame),
+ * `FAKE_IGNORE_TERM`, `FAKE_PID_FILE` / `FAKE_ARGV_FILE` (records for the test).
  */
 export interface FakeRpicam {
   dir: string;
@@ -127,6 +128,7 @@ if (env.FAKE_PID_FILE) fs.appendFileSync(env.FAKE_PID_FILE, process.pid + "\n");
 if (env.FAKE_ARGV_FILE) fs.writeFileSync(env.FAKE_ARGV_FILE, JSON.stringify(process.argv.slice(2)));
 if (env.FAKE_IGNORE_TERM) process.on("SIGTERM", () => process.stderr.write("ignoring SIGTERM\n"));
 process.stderr.write("[0:00:00.000] fake rpicam-vid starting\n");
+for (const end = Date.now() + Number(env.FAKE_BUSY_FIRST_MS || "0"); Date.now() < end; ) {}
 const frame = fs.readFileSync(env.FAKE_JPEG);
 const limit = env.FAKE_FRAMES === undefined ? Infinity : Number(env.FAKE_FRAMES);
 let sent = 0;
@@ -137,7 +139,12 @@ const timer = setInterval(() => {
     return;
   }
   if (sent >= limit) {
-    if (env.FAKE_HANG) return;
+    if (env.FAKE_HANG) {
+      // Idle, as a camera waiting in the kernel for a frame that never comes (no CPU).
+      clearInterval(timer);
+      setInterval(() => {}, 1 << 30);
+      return;
+    }
     clearInterval(timer);
     process.stderr.write(env.FAKE_DEATH || "ERROR: *** fake camera died ***\n");
     process.exitCode = Number(env.FAKE_EXIT_CODE || "1");

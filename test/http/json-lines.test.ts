@@ -47,6 +47,36 @@ describe("NDJSON streams with keep-alives (issue 18, problem 10)", () => {
     expect(lines.filter((l) => l.type === KEEP_ALIVE_LINE.type).length).toBeGreaterThanOrEqual(2);
   });
 
+  it("a client loop blocked past the idle limit reads the keep-alive waiting in the socket before judging", async () => {
+    // As on a loaded machine: timers run before the socket is read after a long block.
+    const s = await serve((res) => {
+      res.write(`${JSON.stringify({ type: "queued" })}\n`);
+      const stop = keepAliveLines(res, 40);
+      setTimeout(() => {
+        stop();
+        res.end(`${JSON.stringify({ type: "outcome", status: "DONE" })}\n`);
+      }, 600);
+    });
+    server = s.server;
+    // Blocked in the check phase, so the next loop turn starts with the timers phase (a block inside a
+    // timer callback would not do: libuv compares due times with the turn's cached start time).
+    const blocks = setInterval(
+      () =>
+        setImmediate(() => {
+          for (const end = Date.now() + 200; Date.now() < end; ) {
+            // busy, 2.5× the client's idle limit; the keep-alive is due meanwhile
+          }
+        }),
+      100,
+    );
+    try {
+      const lines = await collect(s.url, 80);
+      expect(lines.at(-1)).toEqual({ type: "outcome", status: "DONE" });
+    } finally {
+      clearInterval(blocks);
+    }
+  });
+
   it("a stream that goes silent fails with STREAM_SILENT after the idle limit, not never", async () => {
     const s = await serve((res) => {
       res.write(`${JSON.stringify({ type: "queued" })}\n`); // then nothing, connection left open

@@ -54,5 +54,6 @@ describe("vision accuracy on generated camera screens", () => {
     expect(glare.recall, table).toBeGreaterThanOrEqual(0.88);
     // Word spaces in correctly read multi-word labels: 100% measured (56.5% before restoreSpaces).
     expect(all.spacing, table).toBeGreaterThanOrEqual(0.95);
-  }, 300_000);
+    // 50 screens through the models: over 300 s at load ~20 (two busy loops); the bound is not a goal.
+  }, 900_000);
 });

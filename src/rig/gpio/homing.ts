@@ -24,7 +24,8 @@ const LOCATE_FRACTION = 0.1;
 
 /**
  * Home one axis against its switch at the origin side: seek toward 0 until the switch closes, back off
- * `pulloffMm`, approach again slowly, and call the trip point 0 on that axis.
+ * `pulloffMm`, approach again slowly, then pin the trip point down step by step (`pinpointTrip`) and call
+ * it 0 on that axis.
  */
 export async function homeAxis(ctx: HomingContext, axis: "x" | "y"): Promise<void> {
   const name: InputName = axis === "x" ? "limitX" : "limitY";
@@ -50,11 +51,47 @@ export async function homeAxis(ctx: HomingContext, axis: "x" | "y"): Promise<voi
   await ctx.moveTo(along(pull), seek);
   ctx.run.check();
   if (ctx.switchActive(name)) throw fail("the switch stays closed after the pull-off");
-  await seekSwitch(ctx, name, along(-2 * pull), Math.max(10, seek * LOCATE_FRACTION), () =>
+  const slow = Math.max(10, seek * LOCATE_FRACTION);
+  await seekSwitch(ctx, name, along(-2 * pull), slow, () =>
     fail("the switch did not close again on the slow approach"),
   );
+  await pinpointTrip(ctx, name, along, slow, pull, fail);
   const p = ctx.kin.toBed(ctx.position());
   ctx.setPosition(ctx.kin.toSteps(axis === "x" ? { xMm: 0, yMm: p.yMm } : { xMm: p.xMm, yMm: 0 }));
+}
+
+/**
+ * The slow approach stops where Node heard the switch, which is late by the event loop's latency: at
+ * 5 mm/s and 40 ms on a loaded machine, 0.2 mm past the trip point (GRBL hears it in an interrupt).
+ * So back off in small moves until the switch opens, then step toward it one motor step per move
+ * until it closes: each move ends before the switch is read, so the trip point is found within one
+ * step however late Node runs. Both walks are bounded (`pull` mm, and that again plus one back-off).
+ */
+async function pinpointTrip(
+  ctx: HomingContext,
+  name: InputName,
+  along: (mm: number) => MotorSteps,
+  feed: number,
+  pull: number,
+  fail: (why: string) => PiclawError,
+): Promise<void> {
+  const stepMm = 1 / Math.min(ctx.profile.stepsPerMm.x, ctx.profile.stepsPerMm.y);
+  const backMm = 4 * stepMm;
+  ctx.watchSwitch(name);
+  try {
+    for (let moved = 0; ctx.switchActive(name); moved += backMm) {
+      if (moved > pull) throw fail("the switch stays closed while backing off the slow approach");
+      await ctx.moveTo(along(backMm), feed);
+      ctx.run.check();
+    }
+    for (let moved = 0; !ctx.switchActive(name); moved += stepMm) {
+      if (moved > pull + backMm) throw fail("the switch did not close again stepping toward it");
+      await ctx.moveTo(along(-stepMm), feed);
+      ctx.run.check();
+    }
+  } finally {
+    ctx.watchSwitch(null);
+  }
 }
 
 async function seekSwitch(

@@ -41,5 +41,6 @@ describe("piclaw bridge pair + the daemon's bridge", () => {
       await daemon.exit;
     }
     expect(daemon.stdout()).not.toContain("pcb_");
-  });
+    // A daemon and CLI processes started and stopped: over vitest's 30 s default at load ~25.
+  }, 180_000);
 });

@@ -74,5 +74,6 @@ describe("piclaw token + the daemon's /mcp", () => {
       await daemon.exit;
     }
     expect(daemon.stdout() + daemon.stderr()).not.toContain(token);
-  });
+    // A daemon and CLI processes started and stopped: over vitest's 30 s default at load ~25.
+  }, 180_000);
 });

@@ -202,6 +202,28 @@ describe("GpioBackend safety on the pigpio fake", () => {
     }
   });
 
+  it("homes to the trip point even when Node hears the switch 100 ms late", async () => {
+    // As on a loaded machine: the slow approach (5 mm/s) runs up to 0.5 mm past the trip point, into the
+    // frame. The step-by-step pinpointing after it must not care.
+    const rig = gpioRig({
+      at: { xMm: 40, yMm: 25 },
+      profile: { homing: { endstops: true, seekFeedMmPerMin: 3000, pulloffMm: 2 } },
+      pollMs: 100,
+    });
+    try {
+      await rig.backend.start();
+      await rig.backend.reference();
+      expect((await rig.backend.status()).position).toEqual({ xMm: 0, yMm: 0 });
+      const home = rig.gantry.positionAt();
+      for (const mm of [home.xMm, home.yMm]) {
+        expect(mm).toBeGreaterThan(0.2 - HALF_STEP_MM * 2);
+        expect(mm).toBeLessThanOrEqual(0.2);
+      }
+    } finally {
+      await rig.close();
+    }
+  });
+
   it("a limit switch closing mid-move is a hard limit: halt and alarm", async () => {
     // The carriage really sits 30 mm further toward X 0 than the parked origin claims (lost steps).
     const rig = gpioRig({ at: { xMm: 180, yMm: 210 }, profile: parked });

@@ -43,6 +43,8 @@ export function gpioRig(
     maxPulses?: number;
     chipBase?: number;
     log?: Logger;
+    /** How often the fake samples the switches: a long one is a switch edge heard late (a loaded loop). */
+    pollMs?: number;
   } = {},
 ): Rig {
   const profile: RigProfile = { ...gpioProfile, ...options.profile };
@@ -55,7 +57,14 @@ export function gpioRig(
     releaseDelayMs: profile.stylus.releaseDelayMs,
   });
   const chipBase = options.chipBase ?? 512;
-  const fake = createPigpioFake({ gantry, profile, clock, chipBase, maxPulses: options.maxPulses ?? 12_000 });
+  const fake = createPigpioFake({
+    gantry,
+    profile,
+    clock,
+    chipBase,
+    maxPulses: options.maxPulses ?? 12_000,
+    ...(options.pollMs ? { pollMs: options.pollMs } : {}),
+  });
   const backend = new GpioBackend({
     profile,
     pigpio: fake.pigpio,

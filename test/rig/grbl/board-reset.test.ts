@@ -11,21 +11,25 @@ afterEach(cleanupRigs);
  */
 describe("GrblBackend: an unsolicited board reset", () => {
   it("mid-swipe: the run fails, motion is refused until the operator confirms park, never restored from MPos", async () => {
-    const { backend, gantry, profile, link } = await rig();
+    // The swipe is slow (14 s) and the stylus limit long, so that however late a loaded machine lets
+    // this test press reset, the swipe is still under way and the stylus watchdog has not fired.
+    const { backend, gantry, profile, link } = await rig((p) => {
+      p.stylus.maxOnMs = 60_000;
+    });
     await backend.reference();
     // Rest at park with MPos 0,0 (the power-on spot): after the reset MPos reads 0,0 again elsewhere,
     // so an MPos comparison alone would "restore" park at the wrong place.
     await backend.run(tapAt(150, 150));
     await backend.run([{ kind: "travel", to: { ...profile.park } }]);
-    await sleep(150); // the report at rest that the finished program asked for
+    await backend.status(); // a report at rest (the one the finished program asked for may be late)
     const swipe = backend.run([
       { kind: "travel", to: { xMm: 60, yMm: 60 } },
       { kind: "stylus", down: true },
-      { kind: "feed", to: { xMm: 60, yMm: 200 }, feedMmPerMin: 1500 },
+      { kind: "feed", to: { xMm: 60, yMm: 200 }, feedMmPerMin: 600 },
       { kind: "stylus", down: false },
     ]);
-    await until(() => gantry.stylusEnergised, "the swipe's stylus down");
-    await sleep(200);
+    await until(() => gantry.stylusEnergised, "the swipe's stylus down", 60_000);
+    await until(() => gantry.positionAt().yMm > 62, "the swipe under way", 60_000);
     link().sim.pressReset();
     expect((await rejection(swipe)).code).toBe("MOTION_RESET");
     expect(gantry.isMoving()).toBe(false);
@@ -59,7 +63,8 @@ describe("GrblBackend: an unsolicited board reset", () => {
     const { backend, gantry } = await rig();
     await backend.reference();
     await backend.run([{ kind: "travel", to: { xMm: 120, yMm: 90 } }]);
-    await sleep(100);
+    // A report at rest, so the kept MPos is this spot (a fixed 100 ms wait was too short at load ~20).
+    await backend.status();
     await backend.halt("test");
     await backend.reference();
     await backend.run(tapAt(140, 100));

@@ -59,8 +59,14 @@ async function boot(profile: RigProfile, eeprom: GrblEeprom = eepromConfiguredFo
   const term = new Terminal(port);
   term.send("\x18");
   await until(() => term.lines.some((l) => l.startsWith("Grbl 1.1h")), "banner");
-  // The power-on banner may also still sit in the pty: let both arrive, then start from a clean slate.
-  await sleep(50);
+  // The power-on banner may also still sit in the pty, and a fixed 50 ms wait for both was too short
+  // at load ~20 (a stray line then answered the first command). Replies come in order: once $I is
+  // answered (its [VER:…] and the ok after it), everything sent before it is in. Then a clean slate.
+  term.send("$I\n");
+  await until(() => {
+    const ver = term.lines.findIndex((l) => l.startsWith("[VER:"));
+    return ver >= 0 && term.lines.slice(ver).includes("ok");
+  }, "the reply to $I");
   term.lines.length = 0;
   return { ...rec, term, sim: link.sim };
 }
