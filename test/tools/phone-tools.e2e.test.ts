@@ -188,11 +188,13 @@ describe("the 12 phone tools over MCP on the simulated rig", () => {
     expect(clip.isError).toBe(false);
     expect(clip.texts[0]).toContain("long_press the text field, then tap Paste");
     const home = await call("peek");
-    // The dock has no labels: Messages is its third icon (bottom row, left to right), as the image shows.
+    // The dock has no names printed under it: its stock apps are named by their design
+    // (`src/vision/stock-apps.ts`), Messages being the third of its four icons, left to right.
     const dock = rows(home)
-      .filter((r) => r.kind === "icon" && r.bbox[1] > 0.85)
+      .filter((r) => (r.kind === "icon" || r.kind === "app") && r.bbox[1] > 0.85)
       .sort((p, q) => p.bbox[0] - q.bbox[0]);
     expect(dock).toHaveLength(4);
+    expect(dock[2]).toMatchObject({ kind: "app", label: "Messages" });
     const messages = await call("tap", { bbox: dock[2]?.bbox });
     expectGesture(messages, "changed");
     expect(sim.truth().app).toBe("messages");
