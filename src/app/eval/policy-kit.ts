@@ -104,3 +104,27 @@ export interface EvalTask {
 export const LOCK_EN = ["Swipe up to open", "Enter Passcode"];
 export const MAX_TURNS = 14;
 export const inMessageList = (rows: Row[]) => !!findRow(rows, "Messages") && !findRow(rows, "Clock");
+
+/**
+ * A Messages task's policy: unlock, open Messages, open Mom's thread, then `inThread` decides there.
+ * `isThread` tells Mom's thread from the other screens, so Messages is not reopened from inside it.
+ */
+export function momThreadPolicy(
+  inThread: Step,
+  isThread: (rows: Row[]) => boolean,
+  maxTurns: number,
+): Policy {
+  const thread: Step = ({ rows }) => {
+    const mom = findRow(rows, "Mom");
+    return inMessageList(rows) && mom
+      ? { note: "open Mom's thread", tool: "tap", args: { bbox: mom.box } }
+      : null;
+  };
+  return bounded(
+    policy(
+      [lookAndUnlock(LOCK_EN), inThread, thread, openApp("Messages", (r) => inMessageList(r) || isThread(r))],
+      () => end("FAIL", "lost"),
+    ),
+    maxTurns,
+  );
+}

@@ -2,10 +2,10 @@ import {
   bounded,
   type EvalTask,
   end,
-  inMessageList,
   LOCK_EN,
   lookAndUnlock,
   MAX_TURNS,
+  momThreadPolicy,
   openApp,
   policy,
   type Step,
@@ -97,24 +97,7 @@ export const typeMessageTask: EvalTask = {
       const what = next.chars ? `type "${MESSAGE.slice(typed - next.chars, typed)}"` : "shift";
       return tapKeys(what, next.keys);
     };
-    const thread: Step = ({ rows }) => {
-      const mom = findRow(rows, "Mom");
-      return inMessageList(rows) && mom
-        ? { note: "open Mom's thread", tool: "tap", args: { bbox: mom.box } }
-        : null;
-    };
-    return bounded(
-      policy(
-        [
-          lookAndUnlock(LOCK_EN),
-          compose,
-          thread,
-          openApp("Messages", (r) => inMessageList(r) || inThread(r)),
-        ],
-        () => end("FAIL", "lost"),
-      ),
-      MAX_TURNS + 6,
-    );
+    return momThreadPolicy(compose, inThread, MAX_TURNS + 6);
   },
 };
 

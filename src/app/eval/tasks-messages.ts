@@ -1,15 +1,4 @@
-import {
-  bounded,
-  type EvalTask,
-  end,
-  inMessageList,
-  LOCK_EN,
-  lookAndUnlock,
-  MAX_TURNS,
-  openApp,
-  policy,
-  type Step,
-} from "./policy-kit.js";
+import { bounded, type EvalTask, end, MAX_TURNS, momThreadPolicy, policy, type Step } from "./policy-kit.js";
 import { findRow, type Row } from "./rows.js";
 
 /** The Messages tasks: read a thread, send by paste, read a notification on the lock screen. */
@@ -33,19 +22,7 @@ export const readMessageTask: EvalTask = {
         ? end("DONE", `Mom's last message: "${last.label}"`)
         : end("FAIL", "no received message found");
     };
-    const thread: Step = ({ rows }) => {
-      const mom = findRow(rows, "Mom");
-      return inMessageList(rows) && mom
-        ? { note: "open Mom's thread", tool: "tap", args: { bbox: mom.box } }
-        : null;
-    };
-    return bounded(
-      policy(
-        [lookAndUnlock(LOCK_EN), read, thread, openApp("Messages", (r) => inMessageList(r) || inThread(r))],
-        () => end("FAIL", "lost"),
-      ),
-      MAX_TURNS,
-    );
+    return momThreadPolicy(read, inThread, MAX_TURNS);
   },
 };
 
@@ -86,24 +63,7 @@ export const sendMessageTask: EvalTask = {
         return { note: "open the edit menu on the field", tool: "long_press", args: { bbox: field.box } };
       return null;
     };
-    const thread: Step = ({ rows }) => {
-      const mom = findRow(rows, "Mom");
-      return inMessageList(rows) && mom
-        ? { note: "open Mom's thread", tool: "tap", args: { bbox: mom.box } }
-        : null;
-    };
-    return bounded(
-      policy(
-        [
-          lookAndUnlock(LOCK_EN),
-          compose,
-          thread,
-          openApp("Messages", (r) => inMessageList(r) || inThread(r)),
-        ],
-        () => end("FAIL", "lost"),
-      ),
-      MAX_TURNS + 4,
-    );
+    return momThreadPolicy(compose, inThread, MAX_TURNS + 4);
   },
 };
 
