@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import type { GrayImage } from "../shared/image.js";
+import { summedArea, windowMean } from "../shared/window-mean.js";
 import { PiclawError } from "../util/errors.js";
 
 /**
@@ -55,25 +56,12 @@ const DEFAULTS: BlobOptions = { contrast: 24, windowFrac: 1 / 24, minArea: 12 };
 export function findBlobs(img: GrayImage, options: Partial<BlobOptions> = {}): Blob[] {
   const o = { ...DEFAULTS, ...options };
   const { width: w, height: h, data } = img;
-  const integral = integralImage(img);
+  const table = summedArea(data, w, h);
   const r = Math.max(4, Math.round(Math.max(w, h) * o.windowFrac));
   const mask = new Uint8Array(w * h);
-  const iw = w + 1;
-  for (let y = 0; y < h; y++) {
-    const y0 = Math.max(0, y - r);
-    const y1 = Math.min(h, y + r + 1);
-    for (let x = 0; x < w; x++) {
-      const x0 = Math.max(0, x - r);
-      const x1 = Math.min(w, x + r + 1);
-      const sum =
-        (integral[y1 * iw + x1] ?? 0) -
-        (integral[y0 * iw + x1] ?? 0) -
-        (integral[y1 * iw + x0] ?? 0) +
-        (integral[y0 * iw + x0] ?? 0);
-      const mean = sum / ((x1 - x0) * (y1 - y0));
-      if ((data[y * w + x] ?? 0) > mean + o.contrast) mask[y * w + x] = 1;
-    }
-  }
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++)
+      if ((data[y * w + x] ?? 0) > windowMean(table, w, h, x, y, r) + o.contrast) mask[y * w + x] = 1;
   const maxArea = (w * h) / 50;
   const blobs: Blob[] = [];
   // Flood fill (4-connected) with an explicit stack; visited pixels are marked 2.
@@ -116,20 +104,6 @@ export function findBlobs(img: GrayImage, options: Partial<BlobOptions> = {}): B
     if (c) blobs.push({ x: c.x, y: c.y, area, width: bw, height: bh });
   }
   return blobs;
-}
-
-function integralImage(img: GrayImage): Uint32Array {
-  const { width: w, height: h, data } = img;
-  const iw = w + 1;
-  const out = new Uint32Array(iw * (h + 1));
-  for (let y = 0; y < h; y++) {
-    let row = 0;
-    for (let x = 0; x < w; x++) {
-      row += data[y * w + x] ?? 0;
-      out[(y + 1) * iw + x + 1] = (out[y * iw + x + 1] ?? 0) + row;
-    }
-  }
-  return out;
 }
 
 /**

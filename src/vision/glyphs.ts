@@ -1,4 +1,5 @@
 import type { RgbImage } from "../shared/image.js";
+import { summedArea, windowMean } from "../shared/window-mean.js";
 import type { Candidate } from "./row.js";
 
 /**
@@ -95,31 +96,11 @@ function downsample(screen: RgbImage, targetW: number): Work {
 /** Ink mask: luma differs from the mean of the `(2r+1)²` window around the pixel by more than `t`. */
 function inkMask(img: Work, r: number, t: number): Uint8Array {
   const { w, h, px } = img;
-  const W1 = w + 1;
-  const s = new Float64Array(W1 * (h + 1));
-  for (let y = 0; y < h; y++) {
-    let row = 0;
-    for (let x = 0; x < w; x++) {
-      row += px[y * w + x] as number;
-      s[(y + 1) * W1 + x + 1] = (s[y * W1 + x + 1] as number) + row;
-    }
-  }
+  const table = summedArea(px, w, h);
   const ink = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++) {
-    const y0 = Math.max(0, y - r);
-    const y1 = Math.min(h, y + r + 1);
-    for (let x = 0; x < w; x++) {
-      const x0 = Math.max(0, x - r);
-      const x1 = Math.min(w, x + r + 1);
-      const mean =
-        ((s[y1 * W1 + x1] as number) -
-          (s[y0 * W1 + x1] as number) -
-          (s[y1 * W1 + x0] as number) +
-          (s[y0 * W1 + x0] as number)) /
-        ((y1 - y0) * (x1 - x0));
-      if (Math.abs((px[y * w + x] as number) - mean) > t) ink[y * w + x] = 1;
-    }
-  }
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++)
+      if (Math.abs((px[y * w + x] as number) - windowMean(table, w, h, x, y, r)) > t) ink[y * w + x] = 1;
   return ink;
 }
 
