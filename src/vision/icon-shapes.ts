@@ -49,26 +49,33 @@ function structure(m: Mask): { parts: number; holes: number; aspect: number } {
   };
   let parts = 0;
   let holes = 0;
-  let x0 = N;
-  let x1 = -1;
-  let y0 = N;
-  let y1 = -1;
   for (let i = 0; i < N * N; i++) {
-    if (m[i]) {
-      const x = i % N;
-      const y = (i - x) / N;
-      x0 = Math.min(x0, x);
-      x1 = Math.max(x1, x);
-      y0 = Math.min(y0, y);
-      y1 = Math.max(y1, y);
-    }
     if (seen[i]) continue;
     if (m[i]) {
       flood(i, 1, true);
       parts++;
     } else if (!flood(i, 0, false)) holes++;
   }
-  return { parts, holes, aspect: x1 < x0 ? 1 : (x1 + 1 - x0) / (y1 + 1 - y0) };
+  const b = maskBounds(m);
+  return { parts, holes, aspect: b ? (b.x1 + 1 - b.x0) / (b.y1 + 1 - b.y0) : 1 };
+}
+
+/** The inclusive bounding box of a mask's ink, or null when it has none. */
+function maskBounds(m: Mask): { x0: number; y0: number; x1: number; y1: number } | null {
+  let x0 = N;
+  let y0 = N;
+  let x1 = -1;
+  let y1 = -1;
+  for (let i = 0; i < N * N; i++)
+    if (m[i]) {
+      const x = i % N;
+      const y = (i - x) / N;
+      x0 = Math.min(x0, x);
+      y0 = Math.min(y0, y);
+      x1 = Math.max(x1, x);
+      y1 = Math.max(y1, y);
+    }
+  return x1 < 0 ? null : { x0, y0, x1, y1 };
 }
 
 const passes = (g: Gate, s: { parts: number; holes: number; aspect: number }): boolean =>
@@ -246,20 +253,9 @@ function contentOf(m: Mask): Mask | null {
 
 /** Crop a mask to its ink's bounding square (aspect kept, centred) and resample it to `N`×`N`. */
 function recentre(m: Mask): Mask | null {
-  let x0 = N;
-  let y0 = N;
-  let x1 = -1;
-  let y1 = -1;
-  for (let i = 0; i < N * N; i++)
-    if (m[i]) {
-      const x = i % N;
-      const y = (i - x) / N;
-      x0 = Math.min(x0, x);
-      y0 = Math.min(y0, y);
-      x1 = Math.max(x1, x);
-      y1 = Math.max(y1, y);
-    }
-  if (x1 < 0) return null;
+  const b = maskBounds(m);
+  if (!b) return null;
+  const { x0, y0, x1, y1 } = b;
   const side = Math.max(x1 - x0 + 1, y1 - y0 + 1);
   if (side < 3) return null;
   const ox = x0 - (side - (x1 - x0 + 1)) / 2;
