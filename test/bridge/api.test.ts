@@ -257,7 +257,8 @@ describe("bridge API", () => {
     started = s;
     const { code } = s.bridge.pairCode();
     const page = new PageClient(s.url);
-    const wrong = await page.pair(`${code.slice(0, 8)}X`);
+    // One character off, never the code itself: a code ending in X (1 in 31) once paired here.
+    const wrong = await page.pair(`${code.slice(0, 8)}${code.endsWith("X") ? "Y" : "X"}`);
     const token = await page.post("/api/pair", { code, deliver: "token" });
     const credential = String(token.body.credential);
     await page.request("/api/poll?wait=0", { headers: { authorization: `Bearer ${credential}x` } });
