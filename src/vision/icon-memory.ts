@@ -73,9 +73,20 @@ function distance(a: Float32Array, b: Float32Array): number {
   return d / a.length;
 }
 
+/** One remembered name: the tile's latest signature, and whether the system itself paired them. */
+interface Remembered {
+  sig: Float32Array;
+  /**
+   * Seen beside its name in the app switcher's card header, where iOS draws exactly the app's icon and
+   * name; a name read under a tile is inferred (an app's own empty state or about screen may show its
+   * icon over other words).
+   */
+  sure: boolean;
+}
+
 export class IconMemory {
-  /** name → its latest signature; Map order is recency (oldest first). */
-  private readonly byName = new Map<string, Float32Array>();
+  /** name → what was seen; Map order is recency (oldest first). */
+  private readonly byName = new Map<string, Remembered>();
 
   constructor(private readonly options: IconMemoryOptions = DEFAULT_ICON_MEMORY_OPTIONS) {}
 
@@ -83,9 +94,20 @@ export class IconMemory {
     return this.byName.size;
   }
 
-  remember(signature: Float32Array, name: string): void {
+  /**
+   * Store `name` for `signature`. A `sure` sighting (the switcher's header) replaces any other name
+   * remembered for the same tile; an inferred one is ignored where a sure one already names the tile
+   * otherwise, so an inference never makes a sure name ambiguous.
+   */
+  remember(signature: Float32Array, name: string, sure = false): void {
+    for (const [other, r] of this.byName) {
+      if (other === name || distance(signature, r.sig) > this.options.maxDistance) continue;
+      if (sure) this.byName.delete(other);
+      else if (r.sure) return;
+    }
+    const wasSure = this.byName.get(name)?.sure ?? false;
     this.byName.delete(name);
-    this.byName.set(name, signature);
+    this.byName.set(name, { sig: signature, sure: sure || wasSure });
     while (this.byName.size > this.options.capacity) {
       const oldest = this.byName.keys().next().value;
       if (oldest === undefined) break;
@@ -97,16 +119,20 @@ export class IconMemory {
   recall(signature: Float32Array): string | null {
     let best: { name: string; d: number } | null = null;
     let second = Number.POSITIVE_INFINITY;
-    for (const [name, sig] of this.byName) {
-      const d = distance(signature, sig);
+    for (const [name, r] of this.byName) {
+      const d = distance(signature, r.sig);
       if (!best || d < best.d) {
         second = best?.d ?? second;
         best = { name, d };
       } else if (d < second) second = d;
     }
     if (!best || best.d > this.options.maxDistance || second - best.d < this.options.minMargin) return null;
-    const sig = this.byName.get(best.name);
-    if (sig) this.remember(sig, best.name);
+    const r = this.byName.get(best.name);
+    if (r) {
+      // Touch for recency only.
+      this.byName.delete(best.name);
+      this.byName.set(best.name, r);
+    }
     return best.name;
   }
 }
@@ -179,7 +205,7 @@ export function applyIconMemory(
     // The name is set smaller than its tile (the switcher: 15 pt text beside a 30 pt icon).
     if (!tile || boxHeight(t.box) > 0.8 * boxHeight(tile)) continue;
     const sig = iconSignature(screen, tile);
-    if (sig) memory.remember(sig, t.label);
+    if (sig) memory.remember(sig, t.label, true);
   }
   return rows.map((r) => {
     if (!isAppIcon(r, { aspect })) return r;
