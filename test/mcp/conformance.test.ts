@@ -136,6 +136,12 @@ interface Check {
   errorMessage?: string;
 }
 
+/**
+ * One suite run takes ~5–10 s idle; at load ~28 on two cores one took over 30 s (the default test
+ * timeout). The bound is for a hung child, not a speed goal.
+ */
+const SUITE_LIMIT_MS = 150_000;
+
 function runSuite(args: string[], cwd: string): Promise<{ code: number | null; out: string }> {
   const root = projectRoot();
   const child = spawn(
@@ -156,7 +162,14 @@ function runSuite(args: string[], cwd: string): Promise<{ code: number | null; o
   child.stderr.on("data", (c: Buffer) => {
     out += c.toString("utf8");
   });
-  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, out })));
+  // Bounded: a suite that hangs is killed, and the test then fails on its missing results.
+  const timer = setTimeout(() => child.kill("SIGKILL"), SUITE_LIMIT_MS);
+  return new Promise((resolve) =>
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, out });
+    }),
+  );
 }
 
 /** Scenario name → its checks, from the results folders (`server-<scenario>-<timestamp>`). */
@@ -181,50 +194,55 @@ afterAll(async () => {
 });
 
 describe.each(RUNS)("MCP conformance suite, spec $spec", ({ spec, args }) => {
-  it("passes every scenario that applies to a server without the suite's fixture tools", async () => {
-    if (!started) throw new Error("not started");
-    const dir = mkdtempSync(join(tmpdir(), "piclaw-conformance-"));
-    const { out } = await runSuite(["--url", started.mcpUrl, ...args, "-o", dir], dir);
-    const results = readResults(dir);
-    expect(results.size, out.slice(-2000)).toBeGreaterThan(10);
+  it(
+    "passes every scenario that applies to a server without the suite's fixture tools",
+    async () => {
+      if (!started) throw new Error("not started");
+      const dir = mkdtempSync(join(tmpdir(), "piclaw-conformance-"));
+      const { out } = await runSuite(["--url", started.mcpUrl, ...args, "-o", dir], dir);
+      const results = readResults(dir);
+      expect(results.size, out.slice(-2000)).toBeGreaterThan(10);
 
-    const passed: string[] = [];
-    const failedUnexpectedly: string[] = [];
-    const excludedStillTrue: string[] = [];
-    const okCount = (checks: Check[]) => checks.filter((c) => c.status === "SUCCESS").length;
-    for (const [scenario, checks] of results) {
-      const failures = checks.filter((c) => c.status === "FAILURE");
-      const excluded = EXCLUDED[scenario];
-      if (excluded) {
-        const why = failures.map((f) => f.errorMessage ?? "").join(" | ");
-        const allForTheReason = failures.every((f) => excluded.error.test(f.errorMessage ?? ""));
-        if (failures.length > 0 && allForTheReason)
-          excludedStillTrue.push(`${scenario} (${okCount(checks)} ok)`);
-        else failedUnexpectedly.push(`${scenario}: excluded (${excluded.reason}) but now ${why || "passes"}`);
-      } else if (failures.length === 0) {
-        passed.push(
-          `${scenario} (${okCount(checks)} ok, ${checks.filter((c) => c.status === "WARNING").length} warnings)`,
-        );
-      } else {
-        failedUnexpectedly.push(
-          `${scenario}: ${failures.map((f) => `${f.id}: ${f.errorMessage}`).join("; ")}`,
-        );
+      const passed: string[] = [];
+      const failedUnexpectedly: string[] = [];
+      const excludedStillTrue: string[] = [];
+      const okCount = (checks: Check[]) => checks.filter((c) => c.status === "SUCCESS").length;
+      for (const [scenario, checks] of results) {
+        const failures = checks.filter((c) => c.status === "FAILURE");
+        const excluded = EXCLUDED[scenario];
+        if (excluded) {
+          const why = failures.map((f) => f.errorMessage ?? "").join(" | ");
+          const allForTheReason = failures.every((f) => excluded.error.test(f.errorMessage ?? ""));
+          if (failures.length > 0 && allForTheReason)
+            excludedStillTrue.push(`${scenario} (${okCount(checks)} ok)`);
+          else
+            failedUnexpectedly.push(`${scenario}: excluded (${excluded.reason}) but now ${why || "passes"}`);
+        } else if (failures.length === 0) {
+          passed.push(
+            `${scenario} (${okCount(checks)} ok, ${checks.filter((c) => c.status === "WARNING").length} warnings)`,
+          );
+        } else {
+          failedUnexpectedly.push(
+            `${scenario}: ${failures.map((f) => `${f.id}: ${f.errorMessage}`).join("; ")}`,
+          );
+        }
       }
-    }
-    process.stdout.write(
-      `conformance ${spec}: passed ${passed.length}: ${passed.join(", ")}; ` +
-        `excluded ${excludedStillTrue.length}: ${excludedStillTrue.join(", ")}\n`,
-    );
-    expect(failedUnexpectedly).toEqual([]);
-    const passedNames = passed.map((p) => p.split(" ")[0]);
-    expect(passedNames).toContain("tools-list");
-    if (spec === "2026-07-28") {
-      expect(passedNames).toEqual(
-        expect.arrayContaining(["http-header-validation", "sep-2164-resource-not-found"]),
+      process.stdout.write(
+        `conformance ${spec}: passed ${passed.length}: ${passed.join(", ")}; ` +
+          `excluded ${excludedStillTrue.length}: ${excludedStillTrue.join(", ")}\n`,
       );
-      // The stateless lifecycle itself: all its checks but the 4 fixture-tool ones pass.
-      expect(excludedStillTrue.some((e) => /^server-stateless \((1\d|[2-9]\d) ok\)/.test(e))).toBe(true);
-    } else expect(passedNames).toEqual(expect.arrayContaining(["server-initialize", "ping"]));
-    if (spec !== "2025-06-18") expect(passedNames).toContain("dns-rebinding-protection");
-  });
+      expect(failedUnexpectedly).toEqual([]);
+      const passedNames = passed.map((p) => p.split(" ")[0]);
+      expect(passedNames).toContain("tools-list");
+      if (spec === "2026-07-28") {
+        expect(passedNames).toEqual(
+          expect.arrayContaining(["http-header-validation", "sep-2164-resource-not-found"]),
+        );
+        // The stateless lifecycle itself: all its checks but the 4 fixture-tool ones pass.
+        expect(excludedStillTrue.some((e) => /^server-stateless \((1\d|[2-9]\d) ok\)/.test(e))).toBe(true);
+      } else expect(passedNames).toEqual(expect.arrayContaining(["server-initialize", "ping"]));
+      if (spec !== "2025-06-18") expect(passedNames).toContain("dns-rebinding-protection");
+    },
+    SUITE_LIMIT_MS + 20_000,
+  );
 });
