@@ -2,6 +2,7 @@ import type { InferenceSession, Tensor } from "onnxruntime-node";
 import type { RgbImage } from "../../shared/image.js";
 import { PiclawError } from "../../util/errors.js";
 import type { OcrEngine, TextLine } from "../types.js";
+import { recoverSkippedHan, unifyHanScript } from "./cjk.js";
 import type { OcrOptions } from "./config.js";
 import { dbBoxes, detectionInput, detectionSize, type PixelBox } from "./detect.js";
 import { endsWithRaisedMark, tightenToInk, withLeadingDash } from "./ink.js";
@@ -110,6 +111,7 @@ export class PaddleOcrEngine implements OcrEngine {
       }
     }
     const lines: TextLine[] = [];
+    const texts = unifyHanScript(read.map((r) => r.text));
     read.forEach((r, i) => {
       const box = boxes[i];
       if (!box || r.conf < this.options.minConfidence || !HAS_LETTER_OR_DIGIT.test(r.text)) return;
@@ -122,7 +124,7 @@ export class PaddleOcrEngine implements OcrEngine {
       const text =
         DIGIT_THEN_RING.test(r.text) && endsWithRaisedMark(detail, toDetail(read))
           ? `${r.text.slice(0, -1)}°`
-          : r.text;
+          : (texts[i] ?? r.text);
       lines.push({
         text,
         conf: r.conf,
@@ -187,7 +189,14 @@ export class PaddleOcrEngine implements OcrEngine {
       const classes = out.dims[2] ?? 0;
       const data = out.data;
       batch.indices.forEach((boxIndex, k) => {
-        const decoded = ctcDecode(data, k * steps * classes, steps, classes, this.parts.dictionary);
+        const offset = k * steps * classes;
+        const decoded = recoverSkippedHan(
+          ctcDecode(data, offset, steps, classes, this.parts.dictionary),
+          data,
+          offset,
+          classes,
+          this.parts.dictionary,
+        );
         const cropWidth = widths[boxIndex] ?? batch.width;
         results[boxIndex] = finishText(
           restoreSpaces(decoded),

@@ -1,0 +1,141 @@
+import { HANS_TO_HANT, HANT_TO_HANS } from "./hanzi-variants.js";
+import type { CtcResult } from "./recognize.js";
+
+/**
+ * Chinese-specific repairs of what the recogniser (PP-OCRv4 rec, `ppocr_keys_v1.txt`: 6,623 classes,
+ * trained mostly on Simplified Chinese) can and cannot emit.
+ *
+ * - Its dictionary lacks many Traditional characters (`從 側 獎 歲 戰 輻` …) while holding their Simplified
+ *   forms, so on a Traditional line (iOS sets zh-Hant in PingFang TC) it reads such a glyph as the
+ *   Simplified form (`左側` → `左侧`), or, when the Simplified glyph looks too different, as a blank with the
+ *   Simplified form as the runner-up (`從` → nothing, `从` second). It also reads some Traditional glyphs
+ *   it does have as their Simplified form (`術` → `术`).
+ * - A string on an iPhone is written in one script: an app is localised to zh-Hans or zh-Hant, and a
+ *   title is typed in one. So a line is brought to the script most of its script-specific characters
+ *   are in (`unifyHanScript`), and a Han glyph the decode skipped is put back from the runner-up class
+ *   (`recoverSkippedHan`).
+ */
+
+const HAN = /\p{Script=Han}/u;
+/** Japanese kana: kanji lines are Japanese, whose shinjitai forms are neither script's. */
+const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
+
+function pairs([from, to]: readonly [string, string]): ReadonlyMap<string, string> {
+  const a = Array.from(from);
+  const b = Array.from(to);
+  return new Map(a.map((c, i) => [c, b[i] ?? c]));
+}
+
+/** Simplified-only character → its Traditional form (constant table, built once from the data). */
+const TO_HANT = pairs(HANS_TO_HANT);
+/** Traditional-only character → its Simplified form. */
+const TO_HANS = pairs(HANT_TO_HANS);
+
+/** Script-specific characters of `text`: how many are Simplified-only and how many Traditional-only. */
+export function hanScriptCounts(text: string): { hans: number; hant: number } {
+  let hans = 0;
+  let hant = 0;
+  for (const c of text) {
+    if (TO_HANT.has(c)) hans++;
+    else if (TO_HANS.has(c)) hant++;
+  }
+  return { hans, hant };
+}
+
+/**
+ * Bring each line to one Chinese script: a line with more Traditional-only than Simplified-only
+ * characters has its Simplified-only ones converted (`號(近市政中心左侧` → `左側`), and the other way round;
+ * a line with as many of each takes the screen's majority (a screen is one app's localisation), and one
+ * with none is left alone. Lines with kana (Japanese) are never touched. Returns new strings, same order.
+ */
+export function unifyHanScript(texts: readonly string[]): string[] {
+  const counts = texts.map((t) => (KANA.test(t) ? { hans: 0, hant: 0 } : hanScriptCounts(t)));
+  const screen = counts.reduce((s, c) => s + c.hant - c.hans, 0);
+  return texts.map((text, i) => {
+    const c = counts[i] ?? { hans: 0, hant: 0 };
+    if (c.hans === 0 && c.hant === 0) return text;
+    const lean = c.hant - c.hans !== 0 ? c.hant - c.hans : screen;
+    if (lean === 0) return text;
+    const map = lean > 0 ? TO_HANT : TO_HANS;
+    return Array.from(text, (ch) => map.get(ch) ?? ch).join("");
+  });
+}
+
+/**
+ * Lowest runner-up score of a Han class on a skipped glyph's frames for it to be put back. Measured on
+ * the real development set: `從` (absent from the dictionary) left blank frames where `从` scored
+ * 0.06–0.26; over the same set's other CJK lines no blank frame a pitch away from its neighbours had a Han
+ * runner-up above 0.05 that was not a real glyph (`tests: test/vision/ocr/cjk.test.ts`).
+ */
+export const SKIPPED_HAN_SCORE = 0.05;
+
+/** Fraction of the line's glyph pitch a skipped glyph's frame must lie from both emitted neighbours. */
+const SKIP_DISTANCE = 0.75;
+
+/**
+ * Put back Han glyphs the greedy decode skipped. Han glyphs are square and set on a fixed pitch
+ * (PingFang's ideographs are all one em wide), so on a Han line the characters' CTC steps are evenly
+ * spaced; a blank stretch at least 1.5 pitches long before or between two Han characters held a glyph the
+ * model had no class for. Where such a stretch's best non-blank class (on frames at least
+ * `SKIP_DISTANCE` pitches from both neighbours) is a Simplified-only character scoring at least
+ * `minScore`, its Traditional form is inserted there: the dictionary holds the common Simplified set
+ * (GB 2312's characters) but not many Traditional ones, so a glyph it has no class for is Traditional, and
+ * the runner-up is its Simplified form (`從` → `从`). Any other runner-up (`一`, `白` next to an icon, `壇`
+ * for the absent `塭`) proves nothing and is left out. The pitch is the median step gap of adjacent Han characters (at least two
+ * gaps needed); a line's end is left alone (the batch's padding frames follow it).
+ */
+export function recoverSkippedHan(
+  r: CtcResult,
+  probs: Float32Array,
+  offset: number,
+  classes: number,
+  dictionary: readonly string[],
+  minScore = SKIPPED_HAN_SCORE,
+): CtcResult {
+  const isHan = (i: number) => HAN.test(r.chars[i] ?? "");
+  const gaps: number[] = [];
+  for (let i = 1; i < r.chars.length; i++)
+    if (isHan(i) && isHan(i - 1)) gaps.push((r.steps[i] ?? 0) - (r.steps[i - 1] ?? 0));
+  if (gaps.length < 2) return r;
+  gaps.sort((a, b) => a - b);
+  const pitch = gaps[Math.floor(gaps.length / 2)] ?? 0;
+  if (pitch <= 0) return r;
+  const reach = SKIP_DISTANCE * pitch;
+  const inserts: { at: number; char: string; score: number; step: number }[] = [];
+  for (let i = 0; i < r.chars.length; i++) {
+    if (!isHan(i) || (i > 0 && !isHan(i - 1))) continue;
+    const next = r.steps[i] ?? 0;
+    const prev = i > 0 ? (r.steps[i - 1] ?? 0) : -Infinity;
+    let best = { score: minScore, char: "", step: -1 };
+    for (let t = Math.max(0, Math.ceil(prev + reach)); t <= next - reach; t++) {
+      const base = offset + t * classes;
+      let top = 0;
+      for (let c = 1; c < classes; c++) if ((probs[base + c] ?? 0) > (probs[base + top] ?? 0)) top = c;
+      if (top !== 0) continue;
+      for (let c = 1; c < classes; c++) {
+        const s = probs[base + c] ?? 0;
+        const ch = dictionary[c - 1] ?? "";
+        const hant = TO_HANT.get(ch);
+        if (s >= best.score && hant !== undefined) best = { score: s, char: hant, step: t };
+      }
+    }
+    if (best.step >= 0) inserts.push({ at: i, ...best });
+  }
+  if (inserts.length === 0) return r;
+  const out: CtcResult = { chars: [], scores: [], steps: [], length: r.length, spaceBefore: [] };
+  r.chars.forEach((c, i) => {
+    for (const ins of inserts.filter((x) => x.at === i)) {
+      out.chars.push(ins.char);
+      // Its presence is set by the pitch, only its identity is uncertain: the line's confidence keeps
+      // the neighbour's score rather than dropping a long Traditional title below \`minConfidence\`.
+      out.scores.push(r.scores[i] ?? ins.score);
+      out.steps.push(ins.step);
+      out.spaceBefore.push(r.spaceBefore[i] ?? 0);
+    }
+    out.chars.push(c);
+    out.scores.push(r.scores[i] ?? 0);
+    out.steps.push(r.steps[i] ?? 0);
+    out.spaceBefore.push(inserts.some((x) => x.at === i) ? 0 : (r.spaceBefore[i] ?? 0));
+  });
+  return out;
+}
