@@ -1,5 +1,4 @@
 import { HANS_TO_HANT, HANT_TO_HANS } from "./hanzi-variants.js";
-import type { CtcResult } from "./recognize.js";
 
 /**
  * Chinese-specific repairs of what the recogniser (PP-OCRv4 rec, `ppocr_keys_v1.txt`: 6,623 classes,
@@ -15,6 +14,19 @@ import type { CtcResult } from "./recognize.js";
  *   are in (`unifyHanScript`), and a Han glyph the decode skipped is put back from the runner-up class
  *   (`recoverSkippedHan`).
  */
+
+/**
+ * A greedy CTC decode as `recognize.ts` produces it (its `CtcResult`, restated here so the two modules do
+ * not import each other): characters, their scores, the time step each was emitted at, the sequence
+ * length, and the space class's score before each.
+ */
+export interface CtcResult {
+  chars: string[];
+  scores: number[];
+  steps: number[];
+  length: number;
+  spaceBefore: number[];
+}
 
 const HAN = /\p{Script=Han}/u;
 /** Japanese kana: kanji lines are Japanese, whose shinjitai forms are neither script's. */
@@ -138,4 +150,52 @@ export function recoverSkippedHan(
     out.spaceBefore.push(inserts.some((x) => x.at === i) ? 0 : (r.spaceBefore[i] ?? 0));
   });
   return out;
+}
+
+/** Median step gap of adjacent Han characters in `r.chars[from…to)`, or 0 with none. */
+function hanPitch(r: CtcResult, from: number, to: number): number {
+  const gaps: number[] = [];
+  for (let i = from + 1; i < to; i++)
+    if (HAN.test(r.chars[i] ?? "") && HAN.test(r.chars[i - 1] ?? ""))
+      gaps.push((r.steps[i] ?? 0) - (r.steps[i - 1] ?? 0));
+  gaps.sort((a, b) => a - b);
+  return gaps[Math.floor(gaps.length / 2)] ?? 0;
+}
+
+/**
+ * Distance, in Han glyph pitches, from a leading character to the Chinese word after it beyond which
+ * the character is an icon. An icon iOS sets before a label (a symbol of 17–22 pt and a gap of 8 pt or
+ * more) puts the label's first glyph ≥ 1.5 em away; a letter and a space before a Chinese word (`B 站`,
+ * Apple's zh style of spacing Latin from Han) sit under 1 em away. Measured on the real set: icons read
+ * as `√ S 吕 科` were 1.7–2.3 pitches from the label.
+ */
+const ICON_PITCHES = 1.3;
+
+/**
+ * Whether `r.chars[start]`, a single character followed by a space and then a Han character at `next`,
+ * is an icon the text detector boxed with a Chinese label (`√ 转换`, `S 发件人`, `吕 控制`): Chinese sets
+ * no space between Han characters, so a lone character set apart before a Chinese word is a symbol,
+ * unless it is a digit (`3 个项目`) or close enough to be a letter and a space (`ICON_PITCHES`). The pitch
+ * comes from the label's own adjacent Han characters; without two of them nothing is cut.
+ */
+export function iconBeforeHan(r: CtcResult, start: number, next: number): boolean {
+  const first = r.chars[start] ?? "";
+  if (next <= start + 1 || /\p{N}/u.test(first) || !HAN.test(r.chars[next] ?? "")) return false;
+  const pitch = hanPitch(r, next, r.chars.length);
+  return pitch > 0 && (r.steps[next] ?? 0) - (r.steps[start] ?? 0) >= ICON_PITCHES * pitch;
+}
+
+/**
+ * End of the text once a trailing question mark set apart by a space is cut from a line with Han in it
+ * (`近60场平均KDA ？`): Chinese punctuation follows its text with no space (GB/T 15834, each mark takes
+ * its own em), so a lone `？` after a space is the ⓘ / ? help symbol iOS apps put after a label. `end`
+ * unchanged otherwise.
+ */
+export function trailingHelpMark(chars: readonly string[], start: number, end: number): number {
+  const last = chars[end - 1] ?? "";
+  if (end - start < 3 || (last !== "？" && last !== "?") || (chars[end - 2] ?? "").trim() !== "") return end;
+  if (!chars.slice(start, end).some((c) => HAN.test(c))) return end;
+  let cut = end - 1;
+  while (cut > start && (chars[cut - 1] ?? "").trim() === "") cut--;
+  return cut;
 }
