@@ -199,3 +199,68 @@ export function trailingHelpMark(chars: readonly string[], start: number, end: n
   while (cut > start && (chars[cut - 1] ?? "").trim() === "") cut--;
   return cut;
 }
+
+/**
+ * Distance, in Han glyph pitches, between two characters' steps beyond which a line holds two labels the
+ * detector boxed together (a rank and a name `13 云风`, a title and a radio button `预览 ● 原图`). Inside
+ * one Chinese label the next glyph follows within a pitch (punctuation takes its own em; a space before
+ * a Latin word adds a quarter em); a gap of 1.6 em or more is layout, not text.
+ */
+export const SPLIT_PITCHES = 1.6;
+
+/**
+ * Between two Han characters a gap must be wider than this many pitches to split: a glyph the dictionary
+ * has no class for leaves a blank of one pitch between its neighbours (a gap of 2 pitches, ± half a
+ * pitch of emission jitter; `水萍塭公園` read `水萍 公園`), which is one label, not two.
+ */
+export const HAN_SPLIT_PITCHES = 2.5;
+
+/** One label of a split line: its characters and the fractions of the crop's width it spans. */
+export interface LinePiece {
+  r: CtcResult;
+  begin: number;
+  end: number;
+}
+
+/**
+ * Split a decoded line where two characters, one of them Han, stand `SPLIT_PITCHES` Han pitches apart
+ * or more, or two Han characters more than `HAN_SPLIT_PITCHES` (spaces between them ignored). Needs two adjacent Han characters for the pitch;
+ * otherwise, and with no such gap, the line is one piece spanning the crop. Piece edges lie halfway
+ * between the characters on either side of the gap. `cropWidth`/`paddedWidth` as for `finishText`.
+ */
+export function splitAtHanGaps(r: CtcResult, cropWidth: number, paddedWidth: number): LinePiece[] {
+  const whole = [{ r, begin: 0, end: 1 }];
+  const pitch = hanPitch(r, 0, r.chars.length);
+  if (pitch <= 0 || r.length <= 0) return whole;
+  const colPerStep = paddedWidth / r.length;
+  const cuts: { at: number; x: number }[] = [];
+  let prev = -1;
+  r.chars.forEach((c, i) => {
+    if (c.trim() === "") return;
+    const p = r.chars[prev] ?? "";
+    const gap = (r.steps[i] ?? 0) - (r.steps[prev] ?? 0);
+    const han = HAN.test(c) && HAN.test(p);
+    const wide = han ? gap > HAN_SPLIT_PITCHES * pitch : gap >= SPLIT_PITCHES * pitch;
+    if (prev >= 0 && (HAN.test(c) || HAN.test(p)) && wide) {
+      const mid = ((r.steps[prev] ?? 0) + (r.steps[i] ?? 0)) / 2 + 0.5;
+      cuts.push({ at: i, x: Math.max(0, Math.min(1, (mid * colPerStep) / cropWidth)) });
+    }
+    prev = i;
+  });
+  if (cuts.length === 0) return whole;
+  const bounds = [{ at: 0, x: 0 }, ...cuts, { at: r.chars.length, x: 1 }];
+  return bounds.slice(1).map((b, k) => {
+    const a = bounds[k] ?? { at: 0, x: 0 };
+    return {
+      r: {
+        chars: r.chars.slice(a.at, b.at),
+        scores: r.scores.slice(a.at, b.at),
+        steps: r.steps.slice(a.at, b.at),
+        length: r.length,
+        spaceBefore: r.spaceBefore.slice(a.at, b.at),
+      },
+      begin: a.x,
+      end: b.x,
+    };
+  });
+}

@@ -28,6 +28,11 @@ const CASES = [
   { image: "rc-tubecast-convert.png", band: [0.28, 0.313], text: "转换" },
   // A help symbol after the label (`近60场平均KDA ？`).
   { image: "rc-300hero-profile-dark.jpg", band: [0.41, 0.45], text: "近60场平均KDA" },
+  // Two labels the detector boxed together, split at the wide gap (`预览 ● 原图(1.1M)`, `14 狂酷叼炸天`).
+  { image: "ra-tzimagepicker-grid-zh.png", band: [0.94, 0.985], text: "预览" },
+  { image: "ra-tzimagepicker-grid-zh.png", band: [0.94, 0.985], text: "原图(1.1M)" },
+  { image: "rc-300hero-leaderboard-dark.jpg", band: [0.935, 0.97], text: "14" },
+  { image: "rc-300hero-leaderboard-dark.jpg", band: [0.935, 0.97], text: "狂酷叼炸天" },
 ] as const;
 
 describe("Chinese lines of real iPhone screenshots", () => {

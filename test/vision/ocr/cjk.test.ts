@@ -4,6 +4,7 @@ import {
   hanScriptCounts,
   iconBeforeHan,
   recoverSkippedHan,
+  splitAtHanGaps,
   trailingHelpMark,
   unifyHanScript,
 } from "../../../src/vision/ocr/cjk.js";
@@ -135,5 +136,31 @@ describe("leading icons and trailing help marks on Chinese lines", () => {
     expect(trailingHelpMark(en, 0, en.length)).toBe(en.length);
     const zh = Array.from("是什么？");
     expect(trailingHelpMark(zh, 0, zh.length)).toBe(zh.length);
+  });
+});
+
+describe("splitAtHanGaps", () => {
+  const text = (frames: string) =>
+    splitAtHanGaps(decoded(frames.split("")), 80, 80).map((p) => p.r.chars.join(""));
+
+  it("splits a number from a Chinese name 1.6 pitches or more away, with edges in the gap", () => {
+    expect(text("_3_________大____地____")).toEqual(["3", "大地"]);
+    const [a, b] = splitAtHanGaps(decoded("_3_________大____地____".split("")), 80, 80);
+    expect(a?.begin).toBe(0);
+    expect(a?.end).toBeCloseTo(b?.begin ?? -1);
+    expect(b?.end).toBe(1);
+    // Between the `3` (step 1) and `大` (step 11), in steps of the 23-step sequence.
+    expect((a?.end ?? 0) * 23).toBeGreaterThan(2);
+    expect((a?.end ?? 0) * 23).toBeLessThan(11);
+  });
+
+  it("keeps one label: Han glyphs a pitch apart, a skipped glyph's 2-pitch gap, a Latin-only gap", () => {
+    expect(text("_大____地____到____")).toEqual(["大地到"]);
+    expect(text("_大____地_________到____")).toEqual(["大地到"]);
+    expect(text("_B___3___________3___")).toEqual(["B33"]);
+  });
+
+  it("splits two Chinese labels more than 2.5 pitches apart", () => {
+    expect(text("_大____地______________到____星__")).toEqual(["大地", "到星"]);
   });
 });
