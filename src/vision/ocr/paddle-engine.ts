@@ -2,6 +2,7 @@ import type { InferenceSession, Tensor } from "onnxruntime-node";
 import type { RgbImage } from "../../shared/image.js";
 import { PiclawError } from "../../util/errors.js";
 import type { OcrEngine, TextLine } from "../types.js";
+import { recoverSkippedHan, splitAtHanGaps, unifyHanScript } from "./cjk.js";
 import type { OcrOptions } from "./config.js";
 import { dbBoxes, detectionInput, detectionSize, type PixelBox } from "./detect.js";
 import { endsWithRaisedMark, tightenToInk, withLeadingDash } from "./ink.js";
@@ -30,6 +31,9 @@ export interface PaddleOcrParts {
   /** Character list: entry k − 1 is CTC class k (class 0 is the blank). */
   dictionary: readonly string[];
 }
+
+/** A region's reading; `rest` holds the further labels when the region was split (`splitAtHanGaps`). */
+type ReadText = FinishedText & { rest?: FinishedText[] };
 
 /**
  * A line must hold a letter or digit (any script): dots, quotes and strokes read off icons and page
@@ -110,7 +114,10 @@ export class PaddleOcrEngine implements OcrEngine {
       }
     }
     const lines: TextLine[] = [];
-    read.forEach((r, i) => {
+    // A region read as two labels (`splitAtHanGaps`) lists each on its own.
+    const pieces = read.flatMap((r, i) => [r, ...(r.rest ?? [])].map((piece) => ({ r: piece, i })));
+    const texts = unifyHanScript(pieces.map((p) => p.r.text));
+    pieces.forEach(({ r, i }, k) => {
       const box = boxes[i];
       if (!box || r.conf < this.options.minConfidence || !HAS_LETTER_OR_DIGIT.test(r.text)) return;
       const read = {
@@ -122,7 +129,7 @@ export class PaddleOcrEngine implements OcrEngine {
       const text =
         DIGIT_THEN_RING.test(r.text) && endsWithRaisedMark(detail, toDetail(read))
           ? `${r.text.slice(0, -1)}°`
-          : r.text;
+          : (texts[k] ?? r.text);
       lines.push({
         text,
         conf: r.conf,
@@ -161,8 +168,8 @@ export class PaddleOcrEngine implements OcrEngine {
     image: RgbImage,
     boxes: readonly PixelBox[],
     which?: readonly number[],
-  ): Promise<FinishedText[]> {
-    const results: FinishedText[] = boxes.map(() => ({ text: "", conf: 0, end: 1 }));
+  ): Promise<ReadText[]> {
+    const results: ReadText[] = boxes.map(() => ({ text: "", conf: 0, end: 1 }));
     const widths = boxes.map(recognitionWidth);
     const wanted = which ?? boxes.map((_, i) => i);
     const inputName = this.parts.rec.inputNames[0] ?? "x";
@@ -187,14 +194,20 @@ export class PaddleOcrEngine implements OcrEngine {
       const classes = out.dims[2] ?? 0;
       const data = out.data;
       batch.indices.forEach((boxIndex, k) => {
-        const decoded = ctcDecode(data, k * steps * classes, steps, classes, this.parts.dictionary);
-        const cropWidth = widths[boxIndex] ?? batch.width;
-        results[boxIndex] = finishText(
-          restoreSpaces(decoded),
-          cropWidth,
-          batch.width,
-          this.options.stripChevrons,
+        const offset = k * steps * classes;
+        const decoded = recoverSkippedHan(
+          ctcDecode(data, offset, steps, classes, this.parts.dictionary),
+          data,
+          offset,
+          classes,
+          this.parts.dictionary,
         );
+        const cropWidth = widths[boxIndex] ?? batch.width;
+        const [first, ...rest] = splitAtHanGaps(restoreSpaces(decoded), cropWidth, batch.width).map((p) => {
+          const t = finishText(p.r, cropWidth, batch.width, this.options.stripChevrons);
+          return { ...t, begin: Math.max(p.begin, t.begin ?? 0), end: Math.min(p.end, t.end) };
+        });
+        if (first) results[boxIndex] = rest.length > 0 ? { ...first, rest } : first;
       });
     }
     return results;

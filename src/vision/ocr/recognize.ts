@@ -1,4 +1,5 @@
 import type { RgbImage } from "../../shared/image.js";
+import { iconBeforeHan, trailingHelpMark } from "./cjk.js";
 import type { PixelBox } from "./detect.js";
 
 /**
@@ -324,6 +325,7 @@ export function finishText(
   if (stripChevrons) {
     const shorter = trimEnd((c) => blank(c) || CHEVRONS.has(c));
     if (shorter > start) end = shorter;
+    end = trailingHelpMark(r.chars, start, end);
   }
   // A leading icon glyph (`< Back`, `Q Search`): cut, with the box's left edge moved past it.
   let begin = 0;
@@ -333,7 +335,10 @@ export function finishText(
     let next = start + 1;
     while (next < end && blank(r.chars[next] ?? "")) next++;
     const spaced = next > start + 1;
-    const icon = LEADING_CHEVRONS.has(first) || ((LEADING_ICONS.has(first) || CIRCLED.test(first)) && spaced);
+    const icon =
+      LEADING_CHEVRONS.has(first) ||
+      ((LEADING_ICONS.has(first) || CIRCLED.test(first)) && spaced) ||
+      iconBeforeHan(r, start, next);
     if (icon && next < end && LETTER_OR_DIGIT.test(r.chars.slice(next, end).join(""))) {
       const mid = ((r.steps[start] ?? 0) + (r.steps[next] ?? 0)) / 2 + 0.5;
       begin = Math.max(0, Math.min(1, (mid * colPerStep) / cropWidth));
