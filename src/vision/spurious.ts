@@ -1,4 +1,5 @@
 import type { RgbImage } from "../shared/image.js";
+import { findModalCard } from "./modal.js";
 import type { Candidate } from "./row.js";
 import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
 
@@ -19,6 +20,10 @@ import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
  *   decoration. An icon row on a switch's row, right before a text row (the title), goes.
  */
 
+/** Row kinds that are controls, inert behind a modal alert or action sheet (`modal.ts`). */
+const BEHIND_MODAL = new Set(["icon", "button", "switch"]);
+/** A text row ending within this fraction of the width (~4 pt) of the modal card's side runs under it. */
+const CARD_CUT = 0.01;
 /** An icon row wider than this fraction of the screen … */
 const WIDE_ICON = 0.5;
 /** … and this many times wider than tall (in pixels) is not a glyph. */
@@ -38,7 +43,10 @@ const TITLE_GAP = 0.08;
  * the rule that reads pixels (blank boxes) run.
  */
 export function dropSpuriousRows(rows: readonly Candidate[], aspect: number, screen?: RgbImage): Candidate[] {
+  const card = screen ? findModalCard(screen, rows) : undefined;
   return rows.filter((r) => {
+    if (card && BEHIND_MODAL.has(r.kind) && !contains(card, centreX(r.box), centreY(r.box))) return false;
+    if (card && r.kind === "text" && cutByCard(r.box, card)) return false;
     if (r.kind !== "icon") return true;
     if (leadsSwitchRow(r, rows)) return false;
     if (screen && boxWidth(r.box) >= BLANK_WIDTH && inkContrast(screen, r.box) < BLANK_CONTRAST) return false;
@@ -46,6 +54,16 @@ export function dropSpuriousRows(rows: readonly Candidate[], aspect: number, scr
     if (w <= WIDE_ICON || w < WIDE_ASPECT * boxHeight(r.box) * aspect) return true;
     return !rows.some((o) => o !== r && o.kind !== "icon" && contains(r.box, centreX(o.box), centreY(o.box)));
   });
+}
+
+/**
+ * Whether a text row outside the modal card runs into its side edge: a line of the dimmed screen cut
+ * by the card, so only a fragment of it is read (`Get`, `SL…`).
+ */
+function cutByCard(box: Candidate["box"], card: Candidate["box"]): boolean {
+  if (contains(card, centreX(box), centreY(box))) return false;
+  if (centreY(box) < card[1] || centreY(box) > card[3]) return false;
+  return Math.abs(box[2] - card[0]) < CARD_CUT || Math.abs(box[0] - card[2]) < CARD_CUT;
 }
 
 /** Whether icon row `r` is the leading image of a switch row (see the module comment). */
