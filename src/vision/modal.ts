@@ -61,11 +61,18 @@ interface Line {
 
 /** The modal card (screen fractions), or undefined when no alert or action sheet is up. */
 export function findModalCard(screen: RgbImage, rows: readonly Candidate[]): FracBox | undefined {
+  // A button stack has a centred title in each button, at least two: without them, no pixel scan.
+  const centred = rows.filter((r) => r.kind === "text" && Math.abs(centreX(r.box) - 0.5) < TITLE_CENTRED);
+  if (centred.length < 2) return undefined;
   const H = screen.height;
   const aspect = H / Math.max(1, screen.width);
-  const luma = lumaPlane(screen);
+  // The stack lies among its titles; its card's top edge no further than a button above the first.
+  const reach = BUTTON_MAX * screen.width;
+  const y0 = Math.max(0, Math.floor(Math.min(...centred.map((r) => r.box[1])) * H - reach));
+  const y1 = Math.min(H, Math.ceil(Math.max(...centred.map((r) => r.box[3])) * H + reach));
+  const luma = lumaPlane(screen, y0, y1);
   const W = luma.length / H;
-  const lines = hairlines(luma, W, H).filter(
+  const lines = hairlines(luma, W, y0, y1).filter(
     (s) => Math.abs((s.l + s.r) / 2 - W / 2) < CENTRED * W && s.l > EDGE * W && s.r < W - 1 - EDGE * W,
   );
   for (const first of lines) {
@@ -80,10 +87,8 @@ export function findModalCard(screen: RgbImage, rows: readonly Candidate[]): Fra
     if (!sheet && (width < alertWidth(aspect, 440) || width > alertWidth(aspect, 320))) continue;
     const titled = stack.slice(1).every((s, i) => {
       const above = stack[i] as Line;
-      return rows.some(
+      return centred.some(
         (r) =>
-          r.kind === "text" &&
-          Math.abs(centreX(r.box) - 0.5) < TITLE_CENTRED &&
           r.box[0] * W > above.l &&
           r.box[2] * W < above.r &&
           centreY(r.box) * H > above.y &&
@@ -96,8 +101,8 @@ export function findModalCard(screen: RgbImage, rows: readonly Candidate[]): Fra
     const gap = (last.y - top.y) / (stack.length - 1);
     const bottom = sheet ? H : Math.min(H, last.y + 1.3 * gap);
     const cardTop = Math.min(
-      fillTop(luma, W, Math.round(top.l + 0.05 * W), top.y),
-      fillTop(luma, W, Math.round(top.r - 0.05 * W), top.y),
+      fillTop(luma, W, Math.round(top.l + 0.05 * W), top.y, y0),
+      fillTop(luma, W, Math.round(top.r - 0.05 * W), top.y, y0),
     );
     return [top.l / W, cardTop / H, (top.r + 1) / W, bottom / H];
   }
@@ -105,15 +110,15 @@ export function findModalCard(screen: RgbImage, rows: readonly Candidate[]): Fra
 }
 
 /**
- * The screen's luma (Rec. 601 weights in 8-bit fixed point), every row but only about one column per
- * point (`COLUMNS` across): a hairline is one pixel tall, never one pixel short.
+ * The screen's luma (Rec. 601 weights in 8-bit fixed point) in rows `y0`…`y1` (others 0), every row but
+ * only about one column per point (`COLUMNS` across): a hairline is one pixel tall, never one pixel short.
  */
-function lumaPlane(s: RgbImage): Uint8Array {
+function lumaPlane(s: RgbImage, y0: number, y1: number): Uint8Array {
   const step = Math.max(1, Math.floor(s.width / COLUMNS));
   const w = Math.floor(s.width / step);
   const out = new Uint8Array(w * s.height);
   const d = s.data;
-  for (let y = 0; y < s.height; y++)
+  for (let y = y0; y < y1; y++)
     for (let x = 0; x < w; x++) {
       const i = (y * s.width + x * step) * 3;
       out[y * w + x] = (77 * (d[i] ?? 0) + 150 * (d[i + 1] ?? 0) + 29 * (d[i + 2] ?? 0)) >> 8;
@@ -142,9 +147,9 @@ function buttonStack(same: readonly Line[], first: Line, widthPx: number): Line[
  * below, with the same sign, over one run (gaps ≤ 2 px) at least MIN_LINE of the width; a line two or
  * three pixels thick is listed once.
  */
-function hairlines(luma: Uint8Array, W: number, H: number): Line[] {
+function hairlines(luma: Uint8Array, W: number, y0: number, y1: number): Line[] {
   const out: Line[] = [];
-  for (let y = 2; y < H - 2; y++) {
+  for (let y = y0 + 2; y < y1 - 2; y++) {
     let runStart = -1;
     let lastHit = -10;
     let best: Line | undefined;
@@ -175,15 +180,18 @@ function hairlines(luma: Uint8Array, W: number, H: number): Line[] {
   return out;
 }
 
-/** The first row above `fromY` where column `x` leaves the card's fill (six steps off it in a row). */
-function fillTop(luma: Uint8Array, W: number, x: number, fromY: number): number {
+/**
+ * The first row above `fromY` (down to `y0`, where the plane ends) where column `x` leaves the card's
+ * fill (six steps off it in a row).
+ */
+function fillTop(luma: Uint8Array, W: number, x: number, fromY: number, y0: number): number {
   const col = Math.max(0, Math.min(W - 1, x));
   const fill = luma[Math.max(0, fromY - 3) * W + col] ?? 0;
   let off = 0;
-  for (let y = fromY - 3; y > 0; y--) {
+  for (let y = fromY - 3; y > y0; y--) {
     if (Math.abs((luma[y * W + col] ?? 0) - fill) > 20) off++;
     else off = 0;
     if (off >= 6) return y + 6;
   }
-  return 0;
+  return 0; // no edge in reach: take the card up to the top rather than cut it short
 }
