@@ -177,7 +177,16 @@ export class PaddleOcrEngine implements OcrEngine {
     const planned = planBatches(
       wanted.map((i) => widths[i] ?? 0),
       this.options.recognitionBatch,
-    ).map((b) => ({ width: b.width, indices: b.indices.map((k) => wanted[k] ?? 0) }));
+    ).flatMap((b) => {
+      // A batch wider than `recognitionColumns` runs in parts at the same padded width: the crops read
+      // as in one run, and the arena never has to hold the whole batch's activations.
+      const indices = b.indices.map((k) => wanted[k] ?? 0);
+      const per = Math.max(1, Math.floor(this.options.recognitionColumns / b.width));
+      const parts: { width: number; indices: number[] }[] = [];
+      for (let k = 0; k < indices.length; k += per)
+        parts.push({ width: b.width, indices: indices.slice(k, k + per) });
+      return parts;
+    });
     for (const batch of planned) {
       const n = batch.indices.length;
       const perCrop = 3 * REC_HEIGHT * batch.width;
