@@ -8,8 +8,8 @@ import type { PixelBox } from "./detect.js";
  * (`Posts Following Followers`). A word space in SF Pro is about a quarter of an em (its ink gap, with
  * the side bearings, a third to a half of the line's ink height); iOS lays separate labels out at
  * least 8 pt apart (HIG: Layout, standard spacing), which at text sizes is at least half an em more
- * than that and usually a full em or more. A blank gap of `SPLIT_GAP` ink heights is taken for two
- * labels and the line is cut at the space read in it.
+ * than that and usually a full em or more. A blank gap of `SPLIT_GAP` ink heights, and twice the
+ * line's widest word space, is taken for two labels and the line is cut at the space read in it.
  */
 
 /** A blank run this many times the line's ink height wide separates two labels. */
@@ -83,7 +83,17 @@ export function splitAtGaps(
   const whole = [{ text, x0: line.x0, x1: line.x1 }];
   if (spaces.length === 0) return whole;
   const h = line.y1 - line.y0;
-  const gaps = blankRuns(image, line, Math.max(3, SPLIT_GAP * h));
+  const near = (g: { x0: number; x1: number }, x: number) => x >= g.x0 - 0.25 * h && x <= g.x1 + 0.25 * h;
+  // Word spaces of this line (blank runs with a space read in them, narrower than a split gap): a split
+  // gap must also be twice the widest of them, so loosely set text (wide tracking, a blurred line
+  // whose thin strokes vanish) is not cut at every word.
+  const runs = blankRuns(image, line, Math.max(2, 0.2 * h));
+  const wide = Math.max(3, SPLIT_GAP * h);
+  let widestWord = 0;
+  for (const g of runs)
+    if (g.x1 - g.x0 < wide && spaces.some((s) => near(g, s.x)))
+      widestWord = Math.max(widestWord, g.x1 - g.x0);
+  const gaps = runs.filter((g) => g.x1 - g.x0 >= Math.max(wide, 2 * widestWord));
   if (gaps.length === 0) return whole;
   const pieces: LinePiece[] = [];
   let from = 0;
@@ -93,8 +103,7 @@ export function splitAtGaps(
     const mid = (g.x0 + g.x1) / 2;
     let best: { index: number; x: number } | undefined;
     for (const s of spaces)
-      if (s.index > from && s.x >= g.x0 - 0.25 * h && s.x <= g.x1 + 0.25 * h)
-        if (!best || Math.abs(s.x - mid) < Math.abs(best.x - mid)) best = s;
+      if (s.index > from && near(g, s.x)) if (!best || Math.abs(s.x - mid) < Math.abs(best.x - mid)) best = s;
     if (!best) continue;
     const piece = text.slice(from, best.index).trim();
     if (piece !== "") pieces.push({ text: piece, x0: left, x1: g.x0 });

@@ -51,3 +51,19 @@ describe("splitAtGaps", () => {
     expect(blankRuns(img, LINE, 60)).toHaveLength(0);
   });
 });
+
+describe("splitAtGaps: loosely set text", () => {
+  it("does not cut a line whose word spaces are all nearly as wide as the gap", () => {
+    // Gaps of 16 px (0.8 ink heights, a word space read in it) and 24 px (1.2): not twice the word space.
+    const img = words([
+      [10, 60],
+      [76, 130],
+      [154, 200],
+    ]);
+    const spaces = [
+      { index: 9, x: 68 },
+      { index: 13, x: 142 },
+    ];
+    expect(splitAtGaps(img, LINE, "published the constitution", spaces)).toHaveLength(1);
+  });
+});
