@@ -17,7 +17,7 @@ import {
   writeCrop,
 } from "./recognize.js";
 import { splitAtGaps } from "./split.js";
-import { typographicQuotes } from "./typography.js";
+import { initialCase, typographicQuotes } from "./typography.js";
 
 /** The parts of onnxruntime-node the engine uses (injected, so the engine never imports a singleton). */
 export interface OrtRuntime {
@@ -131,7 +131,8 @@ export class PaddleOcrEngine implements OcrEngine {
         index: m.index,
         x: crop.x0 + (crop.x1 - crop.x0) * m.at,
       });
-      const text = typographicQuotes(raised, (r.marks ?? []).map(at), detail, toDetail(ink));
+      const quoted = typographicQuotes(raised, (r.marks ?? []).map(at), detail, toDetail(ink));
+      const text = initialCase(quoted, detail, toDetail(ink));
       const pieces = splitAtGaps(detail, toDetail(ink), text, (r.spaces ?? []).map(at));
       for (const piece of pieces) {
         if (!HAS_LETTER_OR_DIGIT.test(piece.text)) continue;

@@ -257,9 +257,102 @@ const APPLE_WORD = new RegExp(
 
 /**
  * `text` with Apple's names in Apple's spelling, except in an all-capitals line (`IOS 17 BETA` is set
- * in capitals on purpose).
+ * in capitals on purpose) and in a line of one word.
  */
 export function appleNames(text: string): string {
-  if (!/\p{Ll}/u.test(text)) return text;
+  // A one-word line is left alone: tag chips (`swiftui`, `ios`) are set in small letters on purpose.
+  if (!/\p{Ll}/u.test(text) || !/\S\s+\S/u.test(text)) return text;
   return text.replace(APPLE_WORD, (w) => APPLE_NAME.get(w.toLowerCase()) ?? w);
+}
+
+/**
+ * Letters whose capital is the small letter drawn larger (SF Pro: c o s v w x z): the recogniser reads
+ * them by shape, so `Off` comes out `off` and `Scripts` `scripts`.
+ */
+const SIZE_ONLY = /^[cosvwxz]/u;
+/** Letters that reach the ascender or cap line, so the line's ink top is a height to compare with. */
+const REACHES_CAP = /[\p{Lu}\p{N}bdfhkl]/u;
+/**
+ * First-glyph height / (baseline − line's ink top) from which the glyph is a capital. SF Pro: x-height
+ * 0.53 em, cap height 0.705 em, ascender ≈ 0.75 em. Measured on the real dev set's line-initial c o s v
+ * w x z (153 lines, screenshots): small letters 0.60–0.70, capitals 0.78–0.95 (the ink box's top sits a
+ * pixel above the glyphs' thresholded tops, so capitals measure below the nominal 0.94).
+ */
+export const CAPITAL_RATIO = 0.75;
+
+/**
+ * `text` with its first letter made a capital when that letter is one of SF Pro's size-only pairs, read
+ * small, and as tall as a capital against a letter in the rest of the line that reaches the cap line.
+ * `line` is the line's ink box (image pixels); its first glyph is the leftmost ink component. Only this
+ * direction: the recogniser reads capitals small (`off` for `Off`), not the reverse, and a mis-found
+ * first glyph (an icon's remnant) measures short.
+ */
+export function initialCase(text: string, image: RgbImage, line: PixelBox): string {
+  const first = text[0] ?? "";
+  if (!SIZE_ONLY.test(first) || !REACHES_CAP.test(text.slice(1)) || !/^.(\p{Ll}|\P{L}|$)/u.test(text))
+    return text;
+  const glyph = firstGlyph(image, line);
+  if (!glyph) return text;
+  const ratio = (glyph.bottom - glyph.top) / (glyph.bottom - line.y0);
+  return ratio >= CAPITAL_RATIO ? first.toUpperCase() + text.slice(1) : text;
+}
+
+/** Top and bottom (image rows, bottom exclusive) of the leftmost ink component in `line`, if clear. */
+function firstGlyph(image: RgbImage, line: PixelBox): { top: number; bottom: number } | undefined {
+  const h = line.y1 - line.y0;
+  const x0 = Math.max(0, Math.floor(line.x0));
+  const x1 = Math.min(image.width, Math.ceil(Math.min(line.x1, line.x0 + 1.5 * h)));
+  const y0 = Math.max(0, Math.floor(line.y0));
+  const y1 = Math.min(image.height, Math.ceil(line.y1));
+  const w = x1 - x0;
+  const wh = y1 - y0;
+  if (w < 3 || wh < 6) return undefined;
+  const bg = lineBackground(image, line);
+  const diff = new Float32Array(w * wh);
+  let maxDiff = 0;
+  for (let y = 0; y < wh; y++)
+    for (let i = 0; i < w; i++) {
+      const d = Math.abs(luma(image.data, ((y0 + y) * image.width + x0 + i) * 3) - bg);
+      diff[y * w + i] = d;
+      if (d > maxDiff) maxDiff = d;
+    }
+  if (maxDiff < 48) return undefined;
+  const threshold = maxDiff / 2;
+  // Seed: the first column holding ink; flood its component (8-connected).
+  let seed = -1;
+  for (let i = 0; i < w && seed < 0; i++)
+    for (let y = 0; y < wh; y++)
+      if ((diff[y * w + i] ?? 0) > threshold) {
+        seed = y * w + i;
+        break;
+      }
+  if (seed < 0) return undefined;
+  const seen = new Uint8Array(w * wh);
+  const stack = [seed];
+  seen[seed] = 1;
+  let top = wh;
+  let bottom = -1;
+  let right = 0;
+  while (stack.length > 0) {
+    const p = stack.pop() ?? 0;
+    const px = p % w;
+    const py = (p - px) / w;
+    top = Math.min(top, py);
+    bottom = Math.max(bottom, py);
+    right = Math.max(right, px);
+    for (let dy = -1; dy <= 1; dy++)
+      for (let dx = -1; dx <= 1; dx++) {
+        const nx = px + dx;
+        const ny = py + dy;
+        if (nx < 0 || ny < 0 || nx >= w || ny >= wh) continue;
+        const q = ny * w + nx;
+        if (!seen[q] && (diff[q] ?? 0) > threshold) {
+          seen[q] = 1;
+          stack.push(q);
+        }
+      }
+  }
+  // A glyph touching the window's right edge ran into its neighbours: not one letter.
+  if (right >= w - 1 || bottom - top < 3) return undefined;
+  return { top: y0 + top, bottom: y0 + bottom + 1 };
 }

@@ -2,7 +2,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RgbImage } from "../../../src/shared/image.js";
-import { appleNames, curlQuotes, quoteShape, typographicQuotes } from "../../../src/vision/ocr/typography.js";
+import {
+  appleNames,
+  curlQuotes,
+  initialCase,
+  quoteShape,
+  typographicQuotes,
+} from "../../../src/vision/ocr/typography.js";
 import { decodeRgb } from "../../../src/vision/rectify.js";
 
 const DATASET = "datasets/real-iphone/images";
@@ -110,8 +116,30 @@ describe("appleNames", () => {
   it("keeps identifiers, hashtags, domains, longer words and all-capital lines", () => {
     expect(appleNames("flutter_callkit_incoming")).toBe("flutter_callkit_incoming");
     expect(appleNames("#swiftui")).toBe("#swiftui");
+    expect(appleNames("swiftui")).toBe("swiftui");
     expect(appleNames("ios.dev")).toBe("ios.dev");
     expect(appleNames("iphones")).toBe("iphones");
     expect(appleNames("IOS 17 BETA")).toBe("IOS 17 BETA");
+  });
+});
+
+describe("initialCase", () => {
+  /** A line 10–50 px: a first glyph from `top` to the baseline (50) at x 12–30, then an `l` at x 40–46. */
+  const line = (top: number) =>
+    drawn(
+      200,
+      60,
+      (x, y) => (x >= 12 && x < 30 && y >= top && y < 50) || (x >= 40 && x < 46 && y >= 10 && y < 50),
+    );
+  const INK = { x0: 11, y0: 10, x1: 47, y1: 50, score: 1 };
+  it("makes a size-only first letter a capital when it reaches the cap line", () => {
+    expect(initialCase("off", line(12), INK)).toBe("Off");
+    // Never the other way: a capital read as one stays.
+    expect(initialCase("Sold", line(21), INK)).toBe("Sold");
+  });
+  it("keeps a small letter at x-height, one without a tall letter to compare with, and other letters", () => {
+    expect(initialCase("off", line(21), INK)).toBe("off");
+    expect(initialCase("ocean", line(12), INK)).toBe("ocean");
+    expect(initialCase("all", line(12), INK)).toBe("all");
   });
 });
