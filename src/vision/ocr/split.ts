@@ -45,8 +45,10 @@ export function blankRuns(image: RgbImage, box: PixelBox, minGap: number): { x0:
       if (d > (column[x - x0] ?? 0)) column[x - x0] = d;
       if (d > maxDiff) maxDiff = d;
     }
-  const threshold = Math.max(24, maxDiff / 3);
-  if (maxDiff < threshold) return [];
+  // Blank means no ink at all: a sixth of the line's contrast, so the faint letters of a fading line
+  // (text dimmed under a translucent bar) do not leave gaps.
+  if (maxDiff < 24) return [];
+  const threshold = Math.max(12, maxDiff / 6);
   const runs: { x0: number; x1: number }[] = [];
   let start = -1;
   let seenInk = false;
