@@ -39,7 +39,10 @@ export function blankRuns(image: RgbImage, box: PixelBox, minGap: number): { x0:
   const bg = edge[Math.floor(edge.length / 2)] ?? 0;
   const column = new Float32Array(w);
   let maxDiff = 0;
-  for (let y = y0; y < y1; y++)
+  // Every other row on lines 16 px and taller: any stroke there is at least 2 px tall, and a gap is
+  // blank on every row alike. Halves the cost (this runs on every line with a space).
+  const rowStep = h >= 16 ? 2 : 1;
+  for (let y = y0; y < y1; y += rowStep)
     for (let x = x0; x < x1; x++) {
       const d = Math.abs(luma(image.data, (y * image.width + x) * 3) - bg);
       if (d > (column[x - x0] ?? 0)) column[x - x0] = d;
