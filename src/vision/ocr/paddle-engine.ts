@@ -17,6 +17,8 @@ import {
   restoreSpaces,
   writeCrop,
 } from "./recognize.js";
+import { splitAtGaps } from "./split.js";
+import { initialCase, typographicQuotes } from "./typography.js";
 
 /** The parts of onnxruntime-node the engine uses (injected, so the engine never imports a singleton). */
 export interface OrtRuntime {
@@ -126,15 +128,29 @@ export class PaddleOcrEngine implements OcrEngine {
         x1: box.x0 + (box.x1 - box.x0) * r.end,
       };
       const ink = tightenToInk(flat, read);
-      const text =
+      const raised =
         DIGIT_THEN_RING.test(r.text) && endsWithRaisedMark(detail, toDetail(read))
           ? `${r.text.slice(0, -1)}°`
           : (texts[k] ?? r.text);
-      lines.push({
-        text,
-        conf: r.conf,
-        box: [ink.x0 / width, ink.y0 / height, ink.x1 / width, ink.y1 / height],
+      // Curly quote marks from their shape, and two labels read as one line cut apart at a wide gap.
+      const crop = toDetail(box);
+      const at = (m: { index: number; at: number }) => ({
+        index: m.index,
+        x: crop.x0 + (crop.x1 - crop.x0) * m.at,
       });
+      const quoted = typographicQuotes(raised, (r.marks ?? []).map(at), detail, toDetail(ink));
+      const text = initialCase(quoted, detail, toDetail(ink));
+      const parts = splitAtGaps(detail, toDetail(ink), text, (r.spaces ?? []).map(at));
+      for (const piece of parts) {
+        if (!HAS_LETTER_OR_DIGIT.test(piece.text)) continue;
+        const cut =
+          parts.length === 1 ? ink : tightenToInk(flat, { ...ink, x0: piece.x0 / sx, x1: piece.x1 / sx });
+        lines.push({
+          text: piece.text,
+          conf: r.conf,
+          box: [cut.x0 / width, cut.y0 / height, cut.x1 / width, cut.y1 / height],
+        });
+      }
     });
     return lines;
   }
