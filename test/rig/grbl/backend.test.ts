@@ -106,16 +106,19 @@ describe("GrblBackend against the simulated board over a pty", () => {
       p.maxRateMmPerMin = { x: 3000, y: 3000 };
     });
     await backend.reference();
-    await backend.run([{ kind: "travel", to: { xMm: 180, yMm: 195 } }]);
+    await backend.run([{ kind: "travel", to: { xMm: 100, yMm: 195 } }]);
+    // 100 mm at 50 mm/s: the hold lands mid-move however late a loaded machine runs the test's timers
+    // (a 20 mm move once finished before a 100 ms sleep ended, at load 15–27).
     const run = backend.run([{ kind: "travel", to: { xMm: 200, yMm: 195 } }]);
     let finished = false;
     void run.then(() => {
       finished = true;
     });
-    await sleep(100);
+    await until(() => gantry.isMoving(), "the move under way");
     await backend.feedHold();
-    await sleep(150);
+    for (let i = 0; i < 100 && (await backend.status()).state !== "hold"; i++) await sleep(20);
     expect((await backend.status()).state).toBe("hold");
+    await until(() => !gantry.isMoving(), "the hold's deceleration");
     const held = gantry.positionAt().xMm;
     await sleep(150);
     // Delayed, not merely slow: the carriage rests short of the target and the run has not finished
@@ -176,7 +179,13 @@ describe("GrblBackend against the simulated board over a pty", () => {
     const { backend, gantry } = await rig();
     await backend.reference();
     await backend.run([{ kind: "travel", to: { xMm: 120, yMm: 90 } }]);
-    await sleep(100); // the report at rest the finished program asked for
+    // A report at rest there (what halt's reset must keep): asked for, not slept for — a 100 ms sleep
+    // ended before it arrived at load 15–27. status() queries the board and reads its answer.
+    for (let i = 0; i < 50; i++) {
+      const st = await backend.status();
+      if (st.state === "idle" && Math.hypot(st.position.xMm - 120, st.position.yMm - 90) < 0.01) break;
+      await sleep(20);
+    }
     await backend.halt("test");
     await backend.reference(); // no operator needed: MPos is the one last seen at rest
     const status = await backend.status();
