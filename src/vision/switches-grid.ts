@@ -130,9 +130,9 @@ const FLAT_AROUND = 24;
 export function flatAround(g: Grid, box: readonly [number, number, number, number]): boolean {
   const [x0, y0, x1, y1] = box;
   const cy = Math.floor((y0 + y1) / 2);
-  // A little way out (the knob's shadow and anti-aliased edges hug the capsule; a table row's
-  // separator is 6.5 pt away).
-  const o = Math.max(3, Math.round(0.15 * (y1 - y0)));
+  // A little way out (the knob's shadow and anti-aliased edges hug the capsule), but inside the gap to
+  // a row's separator (6.5 pt away in a 44 pt row) or to the next switch in a list of 35 pt rows (4 pt).
+  const o = Math.max(3, Math.round(0.12 * (y1 - y0)));
   const pts: [number, number][] = [
     [x0 - o, cy],
     [x1 - 1 + o, cy],
