@@ -12,6 +12,7 @@ import { dropSpuriousRows } from "./spurious.js";
 import { mergeStatusBar } from "./status-bar.js";
 import { nameStockApps } from "./stock-apps.js";
 import { findSwitches } from "./switches.js";
+import { findControlCenterToggles } from "./switches-control-center.js";
 
 /**
  * What the rows mean: pure passes over the screen pixels and the merged OCR/detector rows, in order —
@@ -46,8 +47,9 @@ export function applyScreenSemantics(
  * left: of the text rows whose centre lies within the switch's height band, the tallest (a row's title
  * is set larger than its subtitle), the nearest in y on a tie; a title wrapped onto two lines (a line
  * of the same size, left-aligned with it, right above or below) is joined. With no text to the left, a
- * caption centred right under the switch names it (call screens' "Mute", "Speaker"). Icon rows on the
- * switch are dropped.
+ * caption centred right under the switch names it (call screens' "Mute", "Speaker"). Control Center's
+ * connectivity toggles are switches too, named by Apple's fixed layout (`switches-control-center.ts`).
+ * Icon rows on a switch are dropped.
  */
 function applySwitches(screen: RgbImage, rows: readonly Candidate[]): Candidate[] {
   // A "switch" inside a much taller icon box is part of that icon's artwork (a white glyph on a green
@@ -61,7 +63,8 @@ function applySwitches(screen: RgbImage, rows: readonly Candidate[]): Candidate[
           contains(r.box, centreX(s.box), centreY(s.box)),
       ),
   );
-  if (found.length === 0) return [...rows];
+  const toggles = findControlCenterToggles(screen, rows);
+  if (found.length === 0 && toggles.length === 0) return [...rows];
   const switches = found.map((s): Candidate => {
     const title = switchTitle(s.box, rows);
     return {
@@ -73,6 +76,8 @@ function applySwitches(screen: RgbImage, rows: readonly Candidate[]): Candidate[
       conf: 0.9,
     };
   });
+  for (const t of toggles)
+    switches.push({ kind: "switch", label: t.label, state: t.on ? "on" : "off", box: t.box, conf: 0.8 });
   const kept = rows.filter(
     (r) => !(r.kind === "icon" && switches.some((s) => contains(s.box, centreX(r.box), centreY(r.box)))),
   );
