@@ -10,6 +10,15 @@ export const GRID_WIDTH = 390;
 /** Two colours closer than this (largest channel difference) are one run. */
 export const SAME = 16;
 
+/** A knob is near-white in every channel. */
+const KNOB_MIN = 200;
+/** …and neutral: UISwitch's thumb is white (`thumbTintColor` nil); a cream patch of a photo is not. */
+const KNOB_TINT = 20;
+
+export const isKnob = (c: readonly number[]): boolean =>
+  Math.min(c[0] ?? 0, c[1] ?? 0, c[2] ?? 0) >= KNOB_MIN &&
+  Math.max(c[0] ?? 0, c[1] ?? 0, c[2] ?? 0) - Math.min(c[0] ?? 0, c[1] ?? 0, c[2] ?? 0) <= KNOB_TINT;
+
 export interface Grid {
   w: number;
   h: number;

@@ -1,11 +1,13 @@
 import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
+import { findCutSwitches } from "./switches-cut.js";
 import {
   brightness,
   cell,
   diff,
   flatAround,
   type Grid,
+  isKnob,
   type Run,
   runs,
   SAME,
@@ -41,8 +43,6 @@ export interface FoundSwitch {
   on: boolean;
 }
 
-/** A knob is near-white in every channel. */
-const KNOB_MIN = 200;
 /** Track height in grid cells (≈ points): 31 pt, from a shrunk 18 pt control to Display Zoom's 38. */
 const TRACK_HEIGHT = { min: 17, max: 42 };
 /**
@@ -69,18 +69,13 @@ const LABEL_GAP = 3;
  */
 const LABEL_GAP_Y = 3;
 
-/** …and neutral: UISwitch's thumb is white (`thumbTintColor` nil); a cream patch of a photo is not. */
-const KNOB_TINT = 20;
-
-const isKnob = (c: readonly number[]): boolean =>
-  Math.min(c[0] ?? 0, c[1] ?? 0, c[2] ?? 0) >= KNOB_MIN &&
-  Math.max(c[0] ?? 0, c[1] ?? 0, c[2] ?? 0) - Math.min(c[0] ?? 0, c[1] ?? 0, c[2] ?? 0) <= KNOB_TINT;
-
 interface Candidate {
   box: [number, number, number, number];
   on: boolean;
   /** The knob was cut out of a white run that merged with the background (a weaker reading). */
   merged: boolean;
+  /** The track's colour (none for an outline switch). */
+  colour?: readonly number[];
 }
 
 /**
@@ -243,7 +238,7 @@ function candidateAt(g: Grid, y: number, rs: readonly MarkedRun[], k: number): C
     const [r0, r1] = verticalExtent(g, xe, y, knob.colour, TRACK_HEIGHT.max + 2);
     if (r1 - r0 > 0.88 * kh) continue;
     if (!flatAround(g, [x0, t0, x1, t1])) continue;
-    return { box: [x0, t0, x1, t1], on: side === -1, merged };
+    return { box: [x0, t0, x1, t1], on: side === -1, merged, colour: track.colour };
   }
   return null;
 }
@@ -275,6 +270,8 @@ export function findSwitches(image: RgbImage): FoundSwitch[] {
   }
   for (const o of findOutlineSwitches(g))
     if (!found.some((f) => overlaps(f, { ...o, merged: false }))) found.push({ ...o, merged: false });
+  for (const c of findCutSwitches(g, found))
+    if (!found.some((f) => overlaps(f, { ...c, merged: false }))) found.push({ ...c, merged: false });
   found.sort((a, b) => a.box[1] - b.box[1]);
   return found.map((f) => ({
     on: f.on,

@@ -63,6 +63,9 @@ describe("findSwitches on real screens: knobs, tracks and rings", () => {
   it("reads switches stacked in 35 pt rows, 4 pt apart (the next one is not the background)", () =>
     screenshot("ra-tzimagepicker-options-zh"));
 
+  it("reads a switch cut by the bottom edge, in the column of the whole ones above it", () =>
+    screenshot("ra-tp-dockcontroller-prefs"));
+
   it("takes a knob's shadow on a pale off track for no mark on the knob", () =>
     screenshot("rb-twilio-client-to-pstn"));
 
