@@ -13,6 +13,7 @@ import { mergeStatusBar } from "./status-bar.js";
 import { nameStockApps } from "./stock-apps.js";
 import { findSwitches } from "./switches.js";
 import { findControlCenterToggles } from "./switches-control-center.js";
+import { switchTitle } from "./switches-title.js";
 
 /**
  * What the rows mean: pure passes over the screen pixels and the merged OCR/detector rows, in order —
@@ -66,7 +67,7 @@ function applySwitches(screen: RgbImage, rows: readonly Candidate[]): Candidate[
   const toggles = findControlCenterToggles(screen, rows);
   if (found.length === 0 && toggles.length === 0) return [...rows];
   const switches = found.map((s): Candidate => {
-    const title = switchTitle(s.box, rows);
+    const title = switchTitle(screen, s.box, rows);
     return {
       kind: "switch",
       label: title?.label ?? "",
@@ -82,46 +83,4 @@ function applySwitches(screen: RgbImage, rows: readonly Candidate[]): Candidate[
     (r) => !(r.kind === "icon" && switches.some((s) => contains(s.box, centreX(r.box), centreY(r.box)))),
   );
   return [...kept, ...switches];
-}
-
-const tall = (r: Candidate): number => r.box[3] - r.box[1];
-
-/** The title of the switch at `box` (see `applySwitches`), or undefined. */
-function switchTitle(
-  box: Candidate["box"],
-  rows: readonly Candidate[],
-): Pick<Candidate, "label" | "box"> | undefined {
-  const h = box[3] - box[1];
-  const cy = centreY(box);
-  const texts = rows.filter((r) => r.kind === "text");
-  const left = texts.filter((r) => r.box[2] <= box[0] + 0.01 && Math.abs(centreY(r.box) - cy) < 0.75 * h);
-  const title = [...left].sort(
-    (a, b) => tall(b) - tall(a) || Math.abs(centreY(a.box) - cy) - Math.abs(centreY(b.box) - cy),
-  )[0];
-  if (title) {
-    const other = left.find(
-      (r) =>
-        r !== title &&
-        Math.abs(r.box[0] - title.box[0]) < 0.02 &&
-        Math.abs(tall(r) - tall(title)) < 0.25 * tall(title) &&
-        Math.min(Math.abs(r.box[1] - title.box[3]), Math.abs(title.box[1] - r.box[3])) < 0.6 * tall(title),
-    );
-    if (!other) return title;
-    const [first, second] = other.box[1] < title.box[1] ? [other, title] : [title, other];
-    return {
-      label: `${first.label} ${second.label}`,
-      box: [
-        Math.min(first.box[0], second.box[0]),
-        first.box[1],
-        Math.max(first.box[2], second.box[2]),
-        second.box[3],
-      ],
-    };
-  }
-  return texts.find(
-    (r) =>
-      r.box[1] >= box[3] - 0.1 * h &&
-      r.box[1] < box[3] + 0.6 * h &&
-      contains(box, centreX(r.box), centreY(box)),
-  );
 }
