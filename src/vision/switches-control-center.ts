@@ -14,9 +14,10 @@ import { centreX, centreY } from "./row.js";
  * is the fill's saturation (measured on the dev set: off ≤ 55, on ≥ 150 of 255).
  *
  * Found from the detector's icon rows: three or four near-square icons of one size (a disc 11–20% of
- * the screen's width) in the screen's top-left quarter, on a 2×2 grid whose pitch is 1.15–1.5 discs, with no text inside the grid or
- * just under it (an in-call screen's round buttons have captions). A missing fourth cell is the iOS 18
- * quarter of small discs, each checked to differ from the platter between them.
+ * the screen's width) at the top left (the module's top in the screen's top quarter), on a 2×2 grid
+ * whose pitch is 1.2–1.48 discs, with no caption right under a disc (an in-call screen's round
+ * buttons have captions). A missing fourth cell is the iOS 18 quarter of small discs, each checked to
+ * differ from the platter between them.
  */
 
 export interface ControlCenterToggle {
@@ -88,9 +89,11 @@ export function findControlCenterToggles(
     discs.push({ cx: centreX(r.box) * W, cy: centreY(r.box) * H, d });
   }
   const near = (a: number, b: number, tol: number): boolean => Math.abs(a - b) <= tol;
+  discs.sort((a, b) => a.cy - b.cy || a.cx - b.cx);
   for (const o of discs) {
-    // The module is Control Center's first, at the top left.
-    if (o.cx > 0.5 * W || o.cy > 0.5 * H) continue;
+    // The module is Control Center's first, at the top left: its top within the screen's top quarter
+    // (the 1×1 modules further down form grids of round buttons too).
+    if (o.cx > 0.5 * W || o.cy - o.d / 2 > 0.25 * H) continue;
     // `o` as the top-left cell: a partner to its right and one below, of its size, at the grid's pitch.
     const same = discs.filter((q) => q !== o && near(q.d, o.d, 0.15 * o.d));
     const right = same.find(
@@ -104,13 +107,16 @@ export function findControlCenterToggles(
     const sy = below.cy - o.cy;
     if (!near(sx, sy, 0.1 * sx)) continue;
     const last = same.find((q) => near(q.cx, right.cx, 0.1 * o.d) && near(q.cy, below.cy, 0.1 * o.d));
-    // Captions: no text row inside the grid or within half a disc under it.
-    const [gx0, gy0, gx1, gy1] = [o.cx - o.d / 2, o.cy - o.d / 2, right.cx + o.d / 2, below.cy + o.d];
+    // Captions: no text row right under a disc (an in-call screen's buttons: the caption's centre
+    // within 0.3 of a disc under it). Text elsewhere on the grid is a glyph misread (AirDrop's rings,
+    // the quarter's small discs as "三").
     const captioned = rows.some((r) => {
       if (r.kind !== "text") return false;
       const x = centreX(r.box) * W;
       const y = centreY(r.box) * H;
-      return x > gx0 && x < gx1 && y > gy0 && y < gy1;
+      return [o, right, below, last].some(
+        (q) => q !== undefined && Math.abs(x - q.cx) < q.d / 2 && y > q.cy + q.d / 2 && y <= q.cy + 0.8 * q.d,
+      );
     });
     if (captioned) continue;
     const big = (q: Disc, label: string): ControlCenterToggle => toggle(screen, q, label);

@@ -36,7 +36,9 @@ describe("findControlCenterToggles (iOS 18 Control Center, real screenshot)", as
   ];
 
   it("lists the module's seven toggles, named by Apple's layout, each in its labelled state", () => {
-    const found = findControlCenterToggles(screen, rows);
+    // OCR reads the quarter's small discs as "三" on the camera frames: a glyph, not a caption.
+    const misread: Candidate = { kind: "text", label: "三", box: [0.315, 0.252, 0.448, 0.277], conf: 0.6 };
+    const found = findControlCenterToggles(screen, [misread, ...rows]);
     const inModule = label.elements.filter((e) => e.kind === "switch" && e.box[3] < 0.32 && e.box[0] < 0.46);
     expect(found).toHaveLength(inModule.length);
     for (const t of inModule) {
