@@ -79,8 +79,19 @@ function applySwitches(screen: RgbImage, rows: readonly Candidate[]): Candidate[
   });
   for (const t of toggles)
     switches.push({ kind: "switch", label: t.label, state: t.on ? "on" : "off", box: t.box, conf: 0.8 });
+  // Control Center's module holds no text: a text row on it is a glyph misread (its small discs as "三").
+  const module: Candidate["box"] | undefined = toggles.length
+    ? [
+        Math.min(...toggles.map((t) => t.box[0])),
+        Math.min(...toggles.map((t) => t.box[1])),
+        Math.max(...toggles.map((t) => t.box[2])),
+        Math.max(...toggles.map((t) => t.box[3])),
+      ]
+    : undefined;
   const kept = rows.filter(
-    (r) => !(r.kind === "icon" && switches.some((s) => contains(s.box, centreX(r.box), centreY(r.box)))),
+    (r) =>
+      !(r.kind === "icon" && switches.some((s) => contains(s.box, centreX(r.box), centreY(r.box)))) &&
+      !(r.kind === "text" && module && contains(module, centreX(r.box), centreY(r.box))),
   );
   return [...kept, ...switches];
 }
