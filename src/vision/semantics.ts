@@ -12,6 +12,8 @@ import { dropSpuriousRows } from "./spurious.js";
 import { mergeStatusBar } from "./status-bar.js";
 import { nameStockApps } from "./stock-apps.js";
 import { findSwitches } from "./switches.js";
+import { findControlCenterToggles } from "./switches-control-center.js";
+import { switchTitle } from "./switches-title.js";
 
 /**
  * What the rows mean: pure passes over the screen pixels and the merged OCR/detector rows, in order —
@@ -46,8 +48,9 @@ export function applyScreenSemantics(
  * left: of the text rows whose centre lies within the switch's height band, the tallest (a row's title
  * is set larger than its subtitle), the nearest in y on a tie; a title wrapped onto two lines (a line
  * of the same size, left-aligned with it, right above or below) is joined. With no text to the left, a
- * caption centred right under the switch names it (call screens' "Mute", "Speaker"). Icon rows on the
- * switch are dropped.
+ * caption centred right under the switch names it (call screens' "Mute", "Speaker"). Control Center's
+ * connectivity toggles are switches too, named by Apple's fixed layout (`switches-control-center.ts`).
+ * Icon rows on a switch are dropped.
  */
 function applySwitches(screen: RgbImage, rows: readonly Candidate[]): Candidate[] {
   // A "switch" inside a much taller icon box is part of that icon's artwork (a white glyph on a green
@@ -61,9 +64,10 @@ function applySwitches(screen: RgbImage, rows: readonly Candidate[]): Candidate[
           contains(r.box, centreX(s.box), centreY(s.box)),
       ),
   );
-  if (found.length === 0) return [...rows];
+  const toggles = findControlCenterToggles(screen, rows);
+  if (found.length === 0 && toggles.length === 0) return [...rows];
   const switches = found.map((s): Candidate => {
-    const title = switchTitle(s.box, rows);
+    const title = switchTitle(screen, s.box, rows);
     return {
       kind: "switch",
       label: title?.label ?? "",
@@ -73,50 +77,21 @@ function applySwitches(screen: RgbImage, rows: readonly Candidate[]): Candidate[
       conf: 0.9,
     };
   });
+  for (const t of toggles)
+    switches.push({ kind: "switch", label: t.label, state: t.on ? "on" : "off", box: t.box, conf: 0.8 });
+  // Control Center's module holds no text: a text row on it is a glyph misread (its small discs as "三").
+  const module: Candidate["box"] | undefined = toggles.length
+    ? [
+        Math.min(...toggles.map((t) => t.box[0])),
+        Math.min(...toggles.map((t) => t.box[1])),
+        Math.max(...toggles.map((t) => t.box[2])),
+        Math.max(...toggles.map((t) => t.box[3])),
+      ]
+    : undefined;
   const kept = rows.filter(
-    (r) => !(r.kind === "icon" && switches.some((s) => contains(s.box, centreX(r.box), centreY(r.box)))),
+    (r) =>
+      !(r.kind === "icon" && switches.some((s) => contains(s.box, centreX(r.box), centreY(r.box)))) &&
+      !(r.kind === "text" && module && contains(module, centreX(r.box), centreY(r.box))),
   );
   return [...kept, ...switches];
-}
-
-const tall = (r: Candidate): number => r.box[3] - r.box[1];
-
-/** The title of the switch at `box` (see `applySwitches`), or undefined. */
-function switchTitle(
-  box: Candidate["box"],
-  rows: readonly Candidate[],
-): Pick<Candidate, "label" | "box"> | undefined {
-  const h = box[3] - box[1];
-  const cy = centreY(box);
-  const texts = rows.filter((r) => r.kind === "text");
-  const left = texts.filter((r) => r.box[2] <= box[0] + 0.01 && Math.abs(centreY(r.box) - cy) < 0.75 * h);
-  const title = [...left].sort(
-    (a, b) => tall(b) - tall(a) || Math.abs(centreY(a.box) - cy) - Math.abs(centreY(b.box) - cy),
-  )[0];
-  if (title) {
-    const other = left.find(
-      (r) =>
-        r !== title &&
-        Math.abs(r.box[0] - title.box[0]) < 0.02 &&
-        Math.abs(tall(r) - tall(title)) < 0.25 * tall(title) &&
-        Math.min(Math.abs(r.box[1] - title.box[3]), Math.abs(title.box[1] - r.box[3])) < 0.6 * tall(title),
-    );
-    if (!other) return title;
-    const [first, second] = other.box[1] < title.box[1] ? [other, title] : [title, other];
-    return {
-      label: `${first.label} ${second.label}`,
-      box: [
-        Math.min(first.box[0], second.box[0]),
-        first.box[1],
-        Math.max(first.box[2], second.box[2]),
-        second.box[3],
-      ],
-    };
-  }
-  return texts.find(
-    (r) =>
-      r.box[1] >= box[3] - 0.1 * h &&
-      r.box[1] < box[3] + 0.6 * h &&
-      contains(box, centreX(r.box), centreY(box)),
-  );
 }

@@ -10,6 +10,15 @@ export const GRID_WIDTH = 390;
 /** Two colours closer than this (largest channel difference) are one run. */
 export const SAME = 16;
 
+/** A knob is near-white in every channel. */
+const KNOB_MIN = 200;
+/** …and neutral: UISwitch's thumb is white (`thumbTintColor` nil); a cream patch of a photo is not. */
+const KNOB_TINT = 20;
+
+export const isKnob = (c: readonly number[]): boolean =>
+  Math.min(c[0] ?? 0, c[1] ?? 0, c[2] ?? 0) >= KNOB_MIN &&
+  Math.max(c[0] ?? 0, c[1] ?? 0, c[2] ?? 0) - Math.min(c[0] ?? 0, c[1] ?? 0, c[2] ?? 0) <= KNOB_TINT;
+
 export interface Grid {
   w: number;
   h: number;
@@ -127,12 +136,13 @@ const FLAT_AROUND = 24;
  * and below at a quarter, half and three quarters of its width — are one background colour. A switch
  * sits on a flat table cell or sheet; a look-alike on a map or a photo has streets and texture there.
  */
-export function flatAround(g: Grid, box: readonly [number, number, number, number]): boolean {
+export function flatAround(g: Grid, box: readonly [number, number, number, number], out = 0.12): boolean {
   const [x0, y0, x1, y1] = box;
   const cy = Math.floor((y0 + y1) / 2);
-  // A little way out (the knob's shadow and anti-aliased edges hug the capsule; a table row's
-  // separator is 6.5 pt away).
-  const o = Math.max(3, Math.round(0.15 * (y1 - y0)));
+  // `out` track heights out: past the knob's shadow and anti-aliased edges, which hug the capsule, but
+  // inside the gap to a row's separator (6.5 pt away in a 44 pt row) or to the next switch in a list of
+  // 35 pt rows (4 pt). An outline switch's box runs to its border lines' inner edge: a little further.
+  const o = Math.max(3, Math.round(out * (y1 - y0)));
   const pts: [number, number][] = [
     [x0 - o, cy],
     [x1 - 1 + o, cy],

@@ -111,7 +111,7 @@ export function findOutlineSwitches(g: Grid): OutlineSwitch[] {
       const ends = [a.x1 + 1, z.x0 - 2].map((ex) => lineAlong(g, ex, y, -1, Math.ceil(0.45 * h)));
       if (ends.some((e) => e < 0)) continue;
       const box: OutlineSwitch["box"] = [a.x0, y - up, z.x1, y + down + 1];
-      if (!flatAround(g, box)) continue;
+      if (!flatAround(g, box, 0.15)) continue;
       if (found.some((f) => f.box[0] < box[2] && box[0] < f.box[2] && f.box[1] < box[3] && box[1] < f.box[3]))
         continue;
       found.push({ box, on });

@@ -1,11 +1,13 @@
 import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
+import { findCutSwitches } from "./switches-cut.js";
 import {
   brightness,
   cell,
   diff,
   flatAround,
   type Grid,
+  isKnob,
   type Run,
   runs,
   SAME,
@@ -41,30 +43,39 @@ export interface FoundSwitch {
   on: boolean;
 }
 
-/** A knob is near-white in every channel. */
-const KNOB_MIN = 200;
 /** Track height in grid cells (≈ points): 31 pt, from a shrunk 18 pt control to Display Zoom's 38. */
 const TRACK_HEIGHT = { min: 17, max: 42 };
 /**
  * Knob height / track height: 27/31 (iOS 7–18), 24/28 (iOS 26); down to 2/3 for cross-platform
  * toolkits' iOS-style switches (a Flutter/Compose knob inset 5 pt); up to 1 when the track's rim is
- * drawn in a darker shade than its fill (iOS 7), which then measures no taller than the knob.
+ * drawn in a darker shade than its fill (iOS 7), which then measures no taller than the knob — and a
+ * little over 1 through a camera, whose blur eats a cell of the track's colour at each edge while the
+ * white knob keeps its height.
  */
-const KNOB_TALL = { min: 0.6, max: 1.05 };
+const KNOB_TALL = { min: 0.6, max: 1.12 };
 /** Knob width / track height: round 0.87 (0.67 inset), pill 1.36. */
 const KNOB_WIDE = { min: 0.6, max: 1.5 };
 /** Switch width / track height: 51/31 = 1.65, 64/28 = 2.3. */
 const SWITCH_WIDE = { min: 1.4, max: 2.45 };
-/** Runs of the track's colour separated by at most this many cells are one track (an `I`/`O` label). */
+/**
+ * Runs of the track's colour separated by at most this many cells are one track (an `I`/`O` label of
+ * about 1 pt). Not more: a digit's stroke on a coloured disc (a map's cluster marker "3") is 4–6 cells,
+ * and so is a camera-blurred `I`, which is then lost (`rb-bkpasscode-touchid-switch.png` filmed).
+ */
 const LABEL_GAP = 3;
-
-const isKnob = (c: readonly number[]): boolean => Math.min(c[0] ?? 0, c[1] ?? 0, c[2] ?? 0) >= KNOB_MIN;
+/**
+ * Up and down the track, a gap of at most this many cells is a label's stroke (the `O`'s top and bottom):
+ * more would bridge the 4 pt between switches stacked in rows as short as 35 pt.
+ */
+const LABEL_GAP_Y = 3;
 
 interface Candidate {
   box: [number, number, number, number];
   on: boolean;
   /** The knob was cut out of a white run that merged with the background (a weaker reading). */
   merged: boolean;
+  /** The track's colour (none for an outline switch). */
+  colour?: readonly number[];
 }
 
 /**
@@ -90,7 +101,7 @@ function trackRun(rs: readonly Run[], k: number, side: -1 | 1): { run: Run; next
 
 /**
  * How far the track's colour runs up and down from (x, y), stepping over a label glyph's stroke of at
- * most `LABEL_GAP` cells (an `O` drawn on the track); returns [top, bottom) rows.
+ * most `LABEL_GAP_Y` cells (an `O` drawn on the track); returns [top, bottom) rows.
  */
 function bridgedExtent(
   g: Grid,
@@ -101,7 +112,7 @@ function bridgedExtent(
 ): [number, number] {
   const reach = (dir: -1 | 1): number => {
     let last = y;
-    for (let d = 1, miss = 0; d <= limit && miss <= LABEL_GAP; d++) {
+    for (let d = 1, miss = 0; d <= limit && miss <= LABEL_GAP_Y; d++) {
       const yy = y + dir * d;
       if (yy < 0 || yy >= g.h) break;
       if (diff(cell(g, x, yy), colour) <= SAME) {
@@ -114,17 +125,50 @@ function bridgedExtent(
   return [reach(-1), reach(1) + 1];
 }
 
-/** The track's height at its straight part: the median extent over three columns. */
+/**
+ * The track's height at its straight part: the second-tallest extent over five columns across it. One
+ * column may run on into something of the track's colour; the others can each be cut short — by the
+ * capsule's round end (a short on-track is hardly longer than its end's radius), the `I`/`O` label, or
+ * the knob's shadow beside the knob (iOS 7–12).
+ */
 function trackExtent(g: Grid, y: number, track: Run, h0: number): [number, number] {
-  const exts = [0.3, 0.5, 0.7].map((f) => {
-    const x = Math.round(track.x0 + f * (track.x1 - track.x0));
+  const exts = [0.3, 0.45, 0.6, 0.75, 0.9].map((f) => {
+    const x = Math.round(track.x0 + f * (track.x1 - track.x0 - 1));
     return bridgedExtent(g, x, y, track.colour, h0);
   });
-  exts.sort((a, b) => a[1] - a[0] - (b[1] - b[0]));
+  exts.sort((a, b) => b[1] - b[0] - (a[1] - a[0]));
   return exts[1] ?? [y, y + 1];
 }
 
-function candidateAt(g: Grid, y: number, rs: readonly Run[], k: number): Candidate | null {
+/** A run; a knob's run may hold a centred mark (see `joinKnobMarks`), as [x0, x1) cells. */
+type MarkedRun = Run & { mark?: [number, number] };
+
+/**
+ * Some apps' switches (pre-iOS 13 tweaks and toolkits) draw a grey dot or ring in the middle of the
+ * white knob, which cuts the knob's run in three along its centre rows: white, mark, white of one
+ * colour (an anti-aliased cell or two apart), the mark centred between them and lighter than the track. Those three become one knob run.
+ */
+function joinKnobMarks(rs: readonly Run[]): MarkedRun[] {
+  const out: MarkedRun[] = [];
+  for (let i = 0; i < rs.length; i++) {
+    const a = rs[i];
+    const m = rs[i + 1];
+    const b = rs[i + 2];
+    if (a && m && b && isKnob(a.colour) && diff(a.colour, b.colour) <= SAME && m.x0 - a.x1 <= 2) {
+      const w = b.x1 - a.x0;
+      const centred = Math.abs((m.x0 + m.x1) / 2 - (a.x0 + b.x1) / 2) <= 0.1 * w;
+      if (b.x0 - m.x1 <= 2 && centred && m.x1 - m.x0 <= 0.5 * w && brightness(m.colour) >= 150) {
+        out.push({ x0: a.x0, x1: b.x1, colour: a.colour, mark: [m.x0, m.x1] });
+        i += 2;
+        continue;
+      }
+    }
+    if (a) out.push(a);
+  }
+  return out;
+}
+
+function candidateAt(g: Grid, y: number, rs: readonly MarkedRun[], k: number): Candidate | null {
   const run = rs[k];
   if (!run || !isKnob(run.colour)) return null;
   const rw = run.x1 - run.x0;
@@ -178,8 +222,11 @@ function candidateAt(g: Grid, y: number, rs: readonly Run[], k: number): Candida
     if (e1 - e0 > 0.8 * h) continue;
     // The knob sits inside the track: bounded above and below, a little lower than the track (a white
     // background beside a coloured disc runs on far above and below).
-    const kx = Math.floor((knob.x0 + knob.x1) / 2);
-    const [k0, k1] = verticalExtent(g, kx, y, knob.colour, TRACK_HEIGHT.max + 2);
+    // Measured at the knob's centre, or just beside a centred mark, which would cut the column short.
+    const kxs = run.mark ? [run.mark[0] - 2, run.mark[1] + 1] : [Math.floor((knob.x0 + knob.x1) / 2)];
+    const [k0, k1] = kxs
+      .map((kx) => verticalExtent(g, kx, y, knob.colour, TRACK_HEIGHT.max + 2))
+      .reduce((a, b) => (b[1] - b[0] > a[1] - a[0] ? b : a));
     const kh = k1 - k0;
     if (kh < KNOB_TALL.min * h || kh > KNOB_TALL.max * h + 1) continue;
     if (Math.abs((k0 + k1) / 2 - (t0 + t1) / 2) > 0.1 * h + 1) continue;
@@ -191,7 +238,7 @@ function candidateAt(g: Grid, y: number, rs: readonly Run[], k: number): Candida
     const [r0, r1] = verticalExtent(g, xe, y, knob.colour, TRACK_HEIGHT.max + 2);
     if (r1 - r0 > 0.88 * kh) continue;
     if (!flatAround(g, [x0, t0, x1, t1])) continue;
-    return { box: [x0, t0, x1, t1], on: side === -1, merged };
+    return { box: [x0, t0, x1, t1], on: side === -1, merged, colour: track.colour };
   }
   return null;
 }
@@ -205,8 +252,13 @@ export function findSwitches(image: RgbImage): FoundSwitch[] {
   const g = sampleGrid(image);
   const found: Candidate[] = [];
   for (let y = 10; y < g.h - 10; y++) {
-    const rs = runs(g, y);
-    for (let k = 0; k < rs.length; k++) {
+    const plain = runs(g, y);
+    const joined = joinKnobMarks(plain);
+    // Each run as it is, and a knob's run joined across a centred mark (a knob's shadow on a pale track
+    // can look like one between a white knob and a white track, so the plain reading is tried too).
+    const readings = joined.length < plain.length ? [plain, joined] : [plain];
+    for (const [rs, k] of readings.flatMap((rs) => rs.map((_, k) => [rs, k] as const))) {
+      if (rs === joined && !joined[k]?.mark) continue;
       const c = candidateAt(g, y, rs, k);
       if (!c) continue;
       // Several rows through one switch match: keep the first, unless a reading with a knob of its own
@@ -218,6 +270,8 @@ export function findSwitches(image: RgbImage): FoundSwitch[] {
   }
   for (const o of findOutlineSwitches(g))
     if (!found.some((f) => overlaps(f, { ...o, merged: false }))) found.push({ ...o, merged: false });
+  for (const c of findCutSwitches(g, found))
+    if (!found.some((f) => overlaps(f, { ...c, merged: false }))) found.push({ ...c, merged: false });
   found.sort((a, b) => a.box[1] - b.box[1]);
   return found.map((f) => ({
     on: f.on,
