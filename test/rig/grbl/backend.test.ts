@@ -176,7 +176,7 @@ describe("GrblBackend against the simulated board over a pty", () => {
     const { backend, gantry } = await rig();
     await backend.reference();
     await backend.run([{ kind: "travel", to: { xMm: 120, yMm: 90 } }]);
-    await sleep(100); // the report at rest the finished program asked for
+    // No wait: run() resolves with the report at rest recorded, so an e-stop right after finds it.
     await backend.halt("test");
     await backend.reference(); // no operator needed: MPos is the one last seen at rest
     const status = await backend.status();
