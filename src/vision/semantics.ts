@@ -38,7 +38,7 @@ export function applyScreenSemantics(
   if (memory) out = applyIconMemory(screen, out, memory, aspect);
   out = nameStockApps(screen, out); // the dock: no names printed, stock designs named by look
   out = nameIconButtons(screen, out);
-  return dropSpuriousRows(out, aspect);
+  return dropSpuriousRows(out, aspect, screen);
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { RgbImage } from "../shared/image.js";
+import { findModalCard } from "./modal.js";
 import type { Candidate } from "./row.js";
 import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
 
@@ -9,19 +11,113 @@ import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
  *   HIG "Icons"), so an icon row wider than half the screen and at least three times wider than tall is
  *   the detector boxing a whole table row, banner or card. When a named row (text, switch, app…) sits
  *   inside it, that row is the target and the wide box only lists the space around it: it goes.
+ * - **Blank boxes.** An icon row has ink: a glyph or an image. A box wider than any glyph button (44 pt
+ *   hit target of a 375–430 pt screen, HIG "Buttons", is ≤ 0.12 of the width) with no ink in it at all
+ *   is the detector boxing empty background (a blank row, a separator band).
+ * - **The leading image of a switch row.** A table cell with a switch (Settings, app lists) is not
+ *   selectable itself — its switch is its control (HIG "Toggles"; UIKit cells with an `accessoryView`
+ *   switch use `selectionStyle = .none`) — and the image before its title is the cell's `imageView`,
+ *   decoration. An icon row on a switch's row, right before a text row (the title), goes.
  */
 
+/** Row kinds that are controls, inert behind a modal alert or action sheet (`modal.ts`). */
+const BEHIND_MODAL = new Set(["icon", "button", "switch"]);
+/** A text row ending within this fraction of the width (~4 pt) of the modal card's side runs under it. */
+const CARD_CUT = 0.01;
 /** An icon row wider than this fraction of the screen … */
 const WIDE_ICON = 0.5;
 /** … and this many times wider than tall (in pixels) is not a glyph. */
 const WIDE_ASPECT = 3;
+/** A blank box is at least this wide (fraction of the screen): wider than a 44 pt glyph button. */
+const BLANK_WIDTH = 0.15;
+/**
+ * … and its luma spreads less than this (levels, 3rd to 97th percentile): below JPEG noise on a flat
+ * fill; iOS's faintest ink, `quaternaryLabel` (18% opacity, UIKit `UIColor`), spreads ~35 levels.
+ */
+const BLANK_CONTRAST = 4;
+/** A cell's title starts within this fraction of the screen width after its image (HIG: ~16 pt gap). */
+const TITLE_GAP = 0.08;
 
-/** `rows` without the spurious ones; `aspect` is the screen's height / width. */
-export function dropSpuriousRows(rows: readonly Candidate[], aspect: number): Candidate[] {
+/**
+ * `rows` without the spurious ones; `aspect` is the screen's height / width; `screen`, when given, lets
+ * the rule that reads pixels (blank boxes) run.
+ */
+export function dropSpuriousRows(rows: readonly Candidate[], aspect: number, screen?: RgbImage): Candidate[] {
+  const card = screen ? findModalCard(screen, rows) : undefined;
   return rows.filter((r) => {
+    if (card && BEHIND_MODAL.has(r.kind) && !contains(card, centreX(r.box), centreY(r.box))) return false;
+    if (card && r.kind === "text" && cutByCard(r.box, card)) return false;
     if (r.kind !== "icon") return true;
+    if (leadsSwitchRow(r, rows)) return false;
+    if (screen && boxWidth(r.box) >= BLANK_WIDTH && inkContrast(screen, r.box) < BLANK_CONTRAST) return false;
     const w = boxWidth(r.box);
     if (w <= WIDE_ICON || w < WIDE_ASPECT * boxHeight(r.box) * aspect) return true;
     return !rows.some((o) => o !== r && o.kind !== "icon" && contains(r.box, centreX(o.box), centreY(o.box)));
   });
+}
+
+/**
+ * Whether a text row outside the modal card runs into its side edge: a line of the dimmed screen cut
+ * by the card, so only a fragment of it is read (`Get`, `SL…`).
+ */
+function cutByCard(box: Candidate["box"], card: Candidate["box"]): boolean {
+  if (contains(card, centreX(box), centreY(box))) return false;
+  if (centreY(box) < card[1] || centreY(box) > card[3]) return false;
+  return Math.abs(box[2] - card[0]) < CARD_CUT || Math.abs(box[0] - card[2]) < CARD_CUT;
+}
+
+/** Whether icon row `r` is the leading image of a switch row (see the module comment). */
+function leadsSwitchRow(r: Candidate, rows: readonly Candidate[]): boolean {
+  const cy = centreY(r.box);
+  const onSwitchRow = rows.some(
+    (o) =>
+      o.kind === "switch" && o.box[0] > r.box[2] && Math.abs(centreY(o.box) - cy) < 0.5 * boxHeight(o.box),
+  );
+  return (
+    onSwitchRow &&
+    rows.some(
+      (o) =>
+        o.kind === "text" &&
+        o.box[0] >= r.box[2] - 0.01 &&
+        o.box[0] < r.box[2] + TITLE_GAP &&
+        Math.abs(centreY(o.box) - cy) < 0.5 * boxHeight(r.box),
+    )
+  );
+}
+
+/**
+ * Luma spread inside `box` (screen fractions): its 97th minus its 3rd percentile, in levels (0–255),
+ * sampled on a grid of at most 64 × 32 points. 0 for an empty box.
+ */
+export function inkContrast(screen: RgbImage, box: Candidate["box"]): number {
+  const { width: W, height: H, data } = screen;
+  const l = Math.max(0, Math.floor(box[0] * W));
+  const r = Math.min(W, Math.ceil(box[2] * W));
+  const t = Math.max(0, Math.floor(box[1] * H));
+  const b = Math.min(H, Math.ceil(box[3] * H));
+  if (r <= l || b <= t) return 0;
+  const sx = Math.max(1, (r - l) / 64);
+  const sy = Math.max(1, (b - t) / 32);
+  const histogram = new Uint32Array(256);
+  let n = 0;
+  for (let y = t; y < b; y += sy)
+    for (let x = l; x < r; x += sx) {
+      const i = (Math.floor(y) * W + Math.floor(x)) * 3;
+      const luma = Math.round(
+        0.299 * (data[i] ?? 0) + 0.587 * (data[i + 1] ?? 0) + 0.114 * (data[i + 2] ?? 0),
+      );
+      histogram[luma] = (histogram[luma] ?? 0) + 1;
+      n++;
+    }
+  return percentile(histogram, n, 0.97) - percentile(histogram, n, 0.03);
+}
+
+/** The smallest level at or below which a fraction `q` of the `n` counted samples lie. */
+function percentile(histogram: Uint32Array, n: number, q: number): number {
+  let seen = 0;
+  for (let v = 0; v < 256; v++) {
+    seen += histogram[v] ?? 0;
+    if (seen >= q * n) return v;
+  }
+  return 255;
 }

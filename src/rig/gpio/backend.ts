@@ -233,6 +233,7 @@ export class GpioBackend implements MotionBackend {
       if (this.state === "moving") this.state = "idle";
       if (outcome.end === "done") return true;
       if (outcome.end === "stopped") return false;
+      // "held" or "underrun": the motors are at rest short of the target; the next plan starts from rest.
       await this.waitWhileHeld(run);
     }
   }

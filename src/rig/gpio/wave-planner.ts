@@ -125,6 +125,9 @@ export function planMove(
   const edges: Edge[] = [];
   if (na + nb > 0) {
     edges.push(dirEdge(pins.dirA, dirA, pins.invertDirA), dirEdge(pins.dirB, dirB, pins.invertDirB));
+    // Step pins low first: a move cut off mid-pulse (an underrun drops the wave holding a falling edge,
+    // waveTxStop stops between edges) leaves a pin high, and the driver would miss this move's first step.
+    edges.push({ us: 0, pin: pins.stepA, level: 0 }, { us: 0, pin: pins.stepB, level: 0 });
   }
   pushSteps(edges, pins.stepA, stepUsA, pins.stepPulseUs);
   pushSteps(edges, pins.stepB, stepUsB, pins.stepPulseUs);

@@ -11,9 +11,13 @@ import {
   type WavePlan,
 } from "./wave-planner.js";
 
-/** How a streamed move ended, and where the motors are (steps actually sent). */
+/**
+ * How a streamed move ended, and where the motors are (steps actually sent). `underrun`: Node queued the
+ * next wave after the DMA engine had run dry, so the motors stopped short (abruptly); the rest of the move
+ * was not sent, and the caller replans it from rest.
+ */
 export interface WaveOutcome {
-  end: "done" | "stopped" | "held";
+  end: "done" | "stopped" | "held" | "underrun";
   position: MotorSteps;
 }
 
@@ -43,11 +47,14 @@ export class WaveRunner {
   private move: MovePlan | null = null;
   /** The plan whose end is where the motors stop: the move, or its hold tail. */
   private finalPlan: WavePlan | null = null;
-  private stopped = false;
+  /** Set by stop(): where the motors were when the engine was stopped. */
+  private stoppedAt: MotorSteps | null = null;
   private holdRequested = false;
   private held = false;
   /** Waves of this move sent so far (an underrun is a later one going out with nothing transmitting). */
   private sentWaves = 0;
+  /** Set when the engine ran dry mid-move: where the motors stopped (the end of the last wave sent). */
+  private starvedAt: MotorSteps | null = null;
   private wake: (() => void) | null = null;
 
   constructor(
@@ -65,10 +72,11 @@ export class WaveRunner {
     if (plan.pulses.length === 0) return { end: "done", position: plan.to };
     this.move = plan;
     this.finalPlan = plan;
-    this.stopped = false;
+    this.stoppedAt = null;
     this.held = false;
     this.holdRequested = false;
     this.sentWaves = 0;
+    this.starvedAt = null;
     const maxPulses = this.wavePulseBudget();
     this.pending = chunkPulses(plan.pulses, maxPulses).map((chunk) => ({ chunk, plan }));
     this.inFlight = [];
@@ -76,13 +84,17 @@ export class WaveRunner {
       this.pigpio.waveClear();
       this.sendNext(this.pigpio.WAVE_MODE_ONE_SHOT);
       this.sendNext(this.pigpio.WAVE_MODE_ONE_SHOT_SYNC);
-      while (!this.stopped) {
+      while (!this.stoppedAt && !this.starvedAt) {
         this.retireFinished();
         if (this.inFlight.length < 2) this.sendNext(this.pigpio.WAVE_MODE_ONE_SHOT_SYNC);
         if (this.inFlight.length === 0 && !this.pigpio.waveTxBusy()) break;
         await this.sleep(this.nextCheckMs());
       }
-      if (this.stopped) return { end: "stopped", position: this.positionNow() };
+      // Where stop() found the motors, not positionNow() here: this runs when the loop next wakes, which
+      // on a loaded machine is tens of ms later, and the elapsed-time estimate would count waves that
+      // were cut off (a 4 mm error seen at load 26).
+      if (this.stoppedAt) return { end: "stopped", position: this.stoppedAt };
+      if (this.starvedAt) return { end: "underrun", position: this.starvedAt };
       const last = this.finalPlan ?? plan;
       return { end: this.held && !samePosition(last.to, plan.to) ? "held" : "done", position: last.to };
     } finally {
@@ -102,10 +114,10 @@ export class WaveRunner {
 
   /** Stop transmitting now (within one step period); returns the motor positions reached. */
   stop(): MotorSteps | null {
-    if (!this.move || this.stopped) return null;
+    if (!this.move || this.stoppedAt) return null;
     this.pigpio.waveTxStop();
     const here = this.positionNow();
-    this.stopped = true;
+    this.stoppedAt = here;
     this.wake?.();
     return here;
   }
@@ -125,6 +137,10 @@ export class WaveRunner {
 
   /** Motor positions now: the steps whose rising edge has gone out (estimated from elapsed wave time). */
   positionNow(): MotorSteps {
+    // After a stop or an underrun the motors rest; the elapsed-time estimate below would keep counting
+    // the waves that were cut off until run()'s loop next wakes (late on a loaded machine).
+    if (this.stoppedAt) return this.stoppedAt;
+    if (this.starvedAt) return this.starvedAt;
     const now = this.clock.now();
     let current: InFlight | undefined;
     for (const f of this.inFlight) if (f.startMs <= now) current = f;
@@ -140,13 +156,25 @@ export class WaveRunner {
     if (next.chunk.pulses.length === 0) return;
     this.pigpio.waveAddGeneric(next.chunk.pulses);
     const id = this.pigpio.waveCreate();
+    // Counted by waves sent, not by `inFlight`: when Node wakes after *both* queued waves have ended,
+    // retireFinished() has already emptied inFlight. Checked after creating the wave, right before the
+    // send, so the time creating it takes cannot hide an underrun. The motors have stopped dead at the
+    // end of the last wave; sending the rest now would restart them at cruise speed from rest — a jump
+    // no motor follows (lost steps). So the rest is dropped and run() returns `underrun` for the caller
+    // to replan it with an acceleration from rest.
+    if (this.sentWaves > 0 && !this.pigpio.waveTxBusy()) {
+      this.pigpio.waveDelete(id);
+      this.log.warn("wave underrun: Node queued the next wave too late; replanning from rest", {
+        waves: this.sentWaves,
+      });
+      // Edges are whole µs: everything before the unsent chunk's first pulse went out.
+      this.starvedAt = stepsDoneAt(next.plan, next.chunk.startUs - 0.5);
+      this.pending = [];
+      return;
+    }
     const now = this.clock.now();
     const prev = this.inFlight.at(-1);
     const busy = this.inFlight.length > 0 && !!this.pigpio.waveTxBusy();
-    // Counted by waves sent, not by `prev`: when Node wakes after *both* queued waves have ended,
-    // retireFinished() has already emptied inFlight, and that underrun went unreported.
-    if (this.sentWaves > 0 && !this.pigpio.waveTxBusy())
-      this.log.warn("wave underrun: Node queued the next wave too late", { id });
     this.pigpio.waveTxSend(id, mode);
     this.sentWaves++;
     const startMs = prev && busy ? Math.max(now, prev.startMs + prev.chunk.durationUs / 1000) : now;

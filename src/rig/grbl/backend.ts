@@ -108,7 +108,15 @@ export class GrblBackend implements MotionBackend {
     const s = this.session;
     if (!s || s.isClosed) notDone.push("lift and park: the serial port is gone");
     else {
-      const held = this.report?.state === "Hold" || this.report?.state === "Run";
+      let state = this.report?.state;
+      // The last report may predate the program's end: the one at rest it asked for comes a poll later,
+      // later still on a loaded machine (stop() right after a tap then reset instead of parking, and
+      // the next start wanted the operator). Ask the board before judging it busy.
+      if (!wasRunning && !this.alarm && (state === "Hold" || state === "Run"))
+        state =
+          (await s.status(Math.min(this.timings.replyTimeoutMs, left() - 800)).catch(() => undefined))
+            ?.state ?? state;
+      const held = state === "Hold" || state === "Run";
       if (this.alarm) {
         notDone.push(`park: the board is in ${this.alarm.code} (GRBL switched the solenoid off itself)`);
       } else if (wasRunning || held) {

@@ -58,6 +58,15 @@ export const ocrConfigSchema = z
       .describe(
         "Text crops per recognition run. Crops are sorted by width and each batch is padded to its widest member.",
       ),
+    recognitionColumns: z
+      .number()
+      .int()
+      .min(48)
+      .max(65_536)
+      .default(1024)
+      .describe(
+        "Most crop columns (crops × padded width) one recognition run holds; a wider batch runs in parts, each padded to the batch's width (so every crop reads as it would in one run). ONNX Runtime's arena keeps the largest run's buffers for good: measured on real 3× screenshots, runs of 1704 columns held ~60 MB, of ≤ 1024 ~28 MB. Only the widest few batches of a screen are split.",
+      ),
     threads: z
       .number()
       .int()

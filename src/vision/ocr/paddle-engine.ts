@@ -2,6 +2,7 @@ import type { InferenceSession, Tensor } from "onnxruntime-node";
 import type { RgbImage } from "../../shared/image.js";
 import { PiclawError } from "../../util/errors.js";
 import type { OcrEngine, TextLine } from "../types.js";
+import { recoverSkippedHan, splitAtHanGaps, unifyHanScript } from "./cjk.js";
 import type { OcrOptions } from "./config.js";
 import { dbBoxes, detectionInput, detectionSize, type PixelBox } from "./detect.js";
 import { endsWithRaisedMark, tightenToInk, withLeadingDash } from "./ink.js";
@@ -16,6 +17,8 @@ import {
   restoreSpaces,
   writeCrop,
 } from "./recognize.js";
+import { splitAtGaps } from "./split.js";
+import { initialCase, typographicQuotes } from "./typography.js";
 
 /** The parts of onnxruntime-node the engine uses (injected, so the engine never imports a singleton). */
 export interface OrtRuntime {
@@ -30,6 +33,9 @@ export interface PaddleOcrParts {
   /** Character list: entry k − 1 is CTC class k (class 0 is the blank). */
   dictionary: readonly string[];
 }
+
+/** A region's reading; `rest` holds the further labels when the region was split (`splitAtHanGaps`). */
+type ReadText = FinishedText & { rest?: FinishedText[] };
 
 /**
  * A line must hold a letter or digit (any script): dots, quotes and strokes read off icons and page
@@ -110,7 +116,10 @@ export class PaddleOcrEngine implements OcrEngine {
       }
     }
     const lines: TextLine[] = [];
-    read.forEach((r, i) => {
+    // A region read as two labels (`splitAtHanGaps`) lists each on its own.
+    const pieces = read.flatMap((r, i) => [r, ...(r.rest ?? [])].map((piece) => ({ r: piece, i })));
+    const texts = unifyHanScript(pieces.map((p) => p.r.text));
+    pieces.forEach(({ r, i }, k) => {
       const box = boxes[i];
       if (!box || r.conf < this.options.minConfidence || !HAS_LETTER_OR_DIGIT.test(r.text)) return;
       const read = {
@@ -119,15 +128,29 @@ export class PaddleOcrEngine implements OcrEngine {
         x1: box.x0 + (box.x1 - box.x0) * r.end,
       };
       const ink = tightenToInk(flat, read);
-      const text =
+      const raised =
         DIGIT_THEN_RING.test(r.text) && endsWithRaisedMark(detail, toDetail(read))
           ? `${r.text.slice(0, -1)}°`
-          : r.text;
-      lines.push({
-        text,
-        conf: r.conf,
-        box: [ink.x0 / width, ink.y0 / height, ink.x1 / width, ink.y1 / height],
+          : (texts[k] ?? r.text);
+      // Curly quote marks from their shape, and two labels read as one line cut apart at a wide gap.
+      const crop = toDetail(box);
+      const at = (m: { index: number; at: number }) => ({
+        index: m.index,
+        x: crop.x0 + (crop.x1 - crop.x0) * m.at,
       });
+      const quoted = typographicQuotes(raised, (r.marks ?? []).map(at), detail, toDetail(ink));
+      const text = initialCase(quoted, detail, toDetail(ink));
+      const parts = splitAtGaps(detail, toDetail(ink), text, (r.spaces ?? []).map(at));
+      for (const piece of parts) {
+        if (!HAS_LETTER_OR_DIGIT.test(piece.text)) continue;
+        const cut =
+          parts.length === 1 ? ink : tightenToInk(flat, { ...ink, x0: piece.x0 / sx, x1: piece.x1 / sx });
+        lines.push({
+          text: piece.text,
+          conf: r.conf,
+          box: [cut.x0 / width, cut.y0 / height, cut.x1 / width, cut.y1 / height],
+        });
+      }
     });
     return lines;
   }
@@ -161,8 +184,8 @@ export class PaddleOcrEngine implements OcrEngine {
     image: RgbImage,
     boxes: readonly PixelBox[],
     which?: readonly number[],
-  ): Promise<FinishedText[]> {
-    const results: FinishedText[] = boxes.map(() => ({ text: "", conf: 0, end: 1 }));
+  ): Promise<ReadText[]> {
+    const results: ReadText[] = boxes.map(() => ({ text: "", conf: 0, end: 1 }));
     const widths = boxes.map(recognitionWidth);
     const wanted = which ?? boxes.map((_, i) => i);
     const inputName = this.parts.rec.inputNames[0] ?? "x";
@@ -170,7 +193,16 @@ export class PaddleOcrEngine implements OcrEngine {
     const planned = planBatches(
       wanted.map((i) => widths[i] ?? 0),
       this.options.recognitionBatch,
-    ).map((b) => ({ width: b.width, indices: b.indices.map((k) => wanted[k] ?? 0) }));
+    ).flatMap((b) => {
+      // A batch wider than `recognitionColumns` runs in parts at the same padded width: the crops read
+      // as in one run, and the arena never has to hold the whole batch's activations.
+      const indices = b.indices.map((k) => wanted[k] ?? 0);
+      const per = Math.max(1, Math.floor(this.options.recognitionColumns / b.width));
+      const parts: { width: number; indices: number[] }[] = [];
+      for (let k = 0; k < indices.length; k += per)
+        parts.push({ width: b.width, indices: indices.slice(k, k + per) });
+      return parts;
+    });
     for (const batch of planned) {
       const n = batch.indices.length;
       const perCrop = 3 * REC_HEIGHT * batch.width;
@@ -187,14 +219,20 @@ export class PaddleOcrEngine implements OcrEngine {
       const classes = out.dims[2] ?? 0;
       const data = out.data;
       batch.indices.forEach((boxIndex, k) => {
-        const decoded = ctcDecode(data, k * steps * classes, steps, classes, this.parts.dictionary);
-        const cropWidth = widths[boxIndex] ?? batch.width;
-        results[boxIndex] = finishText(
-          restoreSpaces(decoded),
-          cropWidth,
-          batch.width,
-          this.options.stripChevrons,
+        const offset = k * steps * classes;
+        const decoded = recoverSkippedHan(
+          ctcDecode(data, offset, steps, classes, this.parts.dictionary),
+          data,
+          offset,
+          classes,
+          this.parts.dictionary,
         );
+        const cropWidth = widths[boxIndex] ?? batch.width;
+        const [first, ...rest] = splitAtHanGaps(restoreSpaces(decoded), cropWidth, batch.width).map((p) => {
+          const t = finishText(p.r, cropWidth, batch.width, this.options.stripChevrons);
+          return { ...t, begin: Math.max(p.begin, t.begin ?? 0), end: Math.min(p.end, t.end) };
+        });
+        if (first) results[boxIndex] = rest.length > 0 ? { ...first, rest } : first;
       });
     }
     return results;

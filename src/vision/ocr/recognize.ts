@@ -1,5 +1,7 @@
 import type { RgbImage } from "../../shared/image.js";
+import { iconBeforeHan, trailingHelpMark } from "./cjk.js";
 import type { PixelBox } from "./detect.js";
+import { appleNames } from "./typography.js";
 
 /**
  * CRNN/SVTR text recognition pre- and post-processing for PaddleOCR's rec models: crops of the
@@ -253,6 +255,12 @@ const LEADING_CHEVRONS = new Set(["<", "‹", "〈", "«"]);
 /** Circled digits (①–⑳): a clock or a count badge drawn as an icon, never the start of a label. */
 const CIRCLED = /^[\u2460-\u2473]$/u;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+/**
+ * One Chinese character, a space, then text without any: an icon or avatar read as the nearest
+ * ideograph (`蔡 Michael Tsai`, `副 48%`). Chinese puts no space after a lone character before Latin
+ * text or digits, and an English label never starts with one.
+ */
+const HAN = /\p{Script=Han}/u;
 
 /**
  * iOS truncates a label that does not fit with an ellipsis (`…`, UILabel's default `byTruncatingTail`);
@@ -297,6 +305,13 @@ export interface FinishedText {
   begin?: number;
   /** Right edge of the kept text as a fraction of the crop's width (1 when nothing was cut). */
   end: number;
+  /**
+   * Straight quote marks (`'`, `"`) in `text`: their index and where they were read, as a fraction of
+   * the crop's width (from the CTC time step), so their glyphs can be measured (`typography.ts`).
+   */
+  marks?: { index: number; at: number }[];
+  /** Spaces in `text`, likewise: where a line holding two labels may be cut (`split.ts`). */
+  spaces?: { index: number; at: number }[];
 }
 
 /**
@@ -324,6 +339,7 @@ export function finishText(
   if (stripChevrons) {
     const shorter = trimEnd((c) => blank(c) || CHEVRONS.has(c));
     if (shorter > start) end = shorter;
+    end = trailingHelpMark(r.chars, start, end);
   }
   // A leading icon glyph (`< Back`, `Q Search`): cut, with the box's left edge moved past it.
   let begin = 0;
@@ -333,8 +349,14 @@ export function finishText(
     let next = start + 1;
     while (next < end && blank(r.chars[next] ?? "")) next++;
     const spaced = next > start + 1;
-    const icon = LEADING_CHEVRONS.has(first) || ((LEADING_ICONS.has(first) || CIRCLED.test(first)) && spaced);
-    if (icon && next < end && LETTER_OR_DIGIT.test(r.chars.slice(next, end).join(""))) {
+    const rest = r.chars.slice(next, end).join("");
+    const icon =
+      LEADING_CHEVRONS.has(first) ||
+      CIRCLED.test(first) ||
+      (LEADING_ICONS.has(first) && spaced) ||
+      (HAN.test(first) && spaced && !HAN.test(rest)) ||
+      iconBeforeHan(r, start, next);
+    if (icon && next < end && LETTER_OR_DIGIT.test(rest)) {
       const mid = ((r.steps[start] ?? 0) + (r.steps[next] ?? 0)) / 2 + 0.5;
       begin = Math.max(0, Math.min(1, (mid * colPerStep) / cropWidth));
       start = next;
@@ -349,10 +371,22 @@ export function finishText(
     edge = Math.min(1, (((lastKept + firstCut) / 2 + 0.5) * colPerStep) / cropWidth);
   }
   const scores = r.scores.slice(start, end);
+  const marks: { index: number; at: number }[] = [];
+  const spaces: { index: number; at: number }[] = [];
+  let index = 0;
+  for (let i = start; i < end; i++) {
+    const c = r.chars[i] ?? "";
+    const at = cropWidth > 0 ? Math.min(1, (((r.steps[i] ?? 0) + 0.5) * colPerStep) / cropWidth) : 0;
+    if (c === "'" || c === '"') marks.push({ index, at });
+    if (c === " ") spaces.push({ index, at });
+    index += c.length;
+  }
   return {
-    text: capitalI(ellipsis(r.chars.slice(start, end).join(""))),
+    text: appleNames(capitalI(ellipsis(r.chars.slice(start, end).join("")))),
     conf: scores.reduce((a, b) => a + b, 0) / scores.length,
     ...(begin > 0 ? { begin } : {}),
     end: edge,
+    ...(marks.length > 0 ? { marks } : {}),
+    ...(spaces.length > 0 ? { spaces } : {}),
   };
 }

@@ -139,11 +139,16 @@ describe("wave planner: step counts", () => {
     expect(at).toEqual({ a: Math.round(1.23 * 80), b: Math.round(0.71 * 80) });
   });
 
-  it("sets both dir pins before the first step, and keeps steps high for stepPulseUs", () => {
+  it("sets both dir pins and lowers both step pins before the first step, and keeps steps high for stepPulseUs", () => {
     const p = plan(cartesian, { xMm: 50, yMm: 50 }, { xMm: 10, yMm: 90 });
-    // One pulse at t = 0: X goes negative (dir A low), Y positive (dir B high); one GPIO per field.
-    expect(p.pulses[0]).toMatchObject({ gpioOn: pins.dirB, gpioOff: pins.dirA });
-    expect(p.pulses[0]?.usDelay).toBeGreaterThanOrEqual(DIR_SETUP_US);
+    // The pulses at t = 0: X goes negative (dir A low), Y positive (dir B high), and both step pins go
+    // low (a move cut off mid-pulse may have left one high); one GPIO per field.
+    const first = p.pulses.findIndex((q) => q.usDelay > 0);
+    const setup = p.pulses.slice(0, first + 1);
+    expect(setup[0]).toMatchObject({ gpioOn: pins.dirB, gpioOff: pins.dirA });
+    expect(setup.map((q) => q.gpioOff).sort()).toEqual([pins.dirA, pins.stepA, pins.stepB].sort());
+    expect(setup.filter((q) => q.gpioOn !== 0).map((q) => q.gpioOn)).toEqual([pins.dirB]);
+    expect(setup.at(-1)?.usDelay).toBeGreaterThanOrEqual(DIR_SETUP_US);
     expect(Math.min(...p.stepUsA, ...p.stepUsB)).toBeGreaterThanOrEqual(DIR_SETUP_US);
     for (const pulse of p.pulses) expect(pulse.gpioOn === 0 || pulse.gpioOn !== pulse.gpioOff).toBe(true);
   });

@@ -106,16 +106,19 @@ describe("GrblBackend against the simulated board over a pty", () => {
       p.maxRateMmPerMin = { x: 3000, y: 3000 };
     });
     await backend.reference();
-    await backend.run([{ kind: "travel", to: { xMm: 180, yMm: 195 } }]);
+    await backend.run([{ kind: "travel", to: { xMm: 100, yMm: 195 } }]);
+    // 100 mm at 50 mm/s: the hold lands mid-move however late a loaded machine runs the test's timers
+    // (a 20 mm move once finished before a 100 ms sleep ended, at load 15–27).
     const run = backend.run([{ kind: "travel", to: { xMm: 200, yMm: 195 } }]);
     let finished = false;
     void run.then(() => {
       finished = true;
     });
-    await sleep(100);
+    await until(() => gantry.isMoving(), "the move under way");
     await backend.feedHold();
-    await sleep(150);
+    for (let i = 0; i < 100 && (await backend.status()).state !== "hold"; i++) await sleep(20);
     expect((await backend.status()).state).toBe("hold");
+    await until(() => !gantry.isMoving(), "the hold's deceleration");
     const held = gantry.positionAt().xMm;
     await sleep(150);
     // Delayed, not merely slow: the carriage rests short of the target and the run has not finished

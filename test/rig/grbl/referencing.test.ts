@@ -60,7 +60,14 @@ async function world() {
         port = await openSerialPort(path, baud);
         return port;
       },
-      timings: { bannerWaitMs: 200, statusPollMs: 100, reconnectMinMs: opts.reconnectMinMs ?? 50 },
+      // The simulated board answers from this test's own (loaded) process: the 2 s command bound of a
+      // real board ran out in a handshake at load ~20, which is the machine's speed, not the policy's.
+      timings: {
+        bannerWaitMs: 200,
+        statusPollMs: 100,
+        reconnectMinMs: opts.reconnectMinMs ?? 50,
+        commandTimeoutMs: 10_000,
+      },
     });
     cleanups.push(() => b.stop());
     await b.start();

@@ -1,8 +1,15 @@
+import * as ort from "onnxruntime-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OcrScreen, type OcrScreenName, renderOcrScreen } from "../../../src/lab/eval/ocr-screens.js";
 import { matchTextLines, normalizeText } from "../../../src/lab/eval/text-match.js";
 import { iou } from "../../../src/shared/box.js";
-import { createOcrEngine, ocrConfigSchema, type PaddleOcrEngine } from "../../../src/vision/ocr/index.js";
+import {
+  createOcrEngine,
+  ocrConfigSchema,
+  PaddleOcrEngine,
+  resolveModelPaths,
+} from "../../../src/vision/ocr/index.js";
+import { loadDictionary } from "../../../src/vision/ocr/models.js";
 import type { TextLine } from "../../../src/vision/types.js";
 import { rejection } from "../../helpers/errors.js";
 import { fonts } from "../../sim/phone/helpers.js";
@@ -175,6 +182,48 @@ describe("PaddleOcrEngine on simulated phone screens", () => {
       for (const l of lines) expect(loose.has(l.text)).toBe(true);
     } finally {
       await strict.close();
+    }
+  });
+
+  it("runs a recognition batch wider than recognitionColumns in parts and reads the same", async () => {
+    const paths = resolveModelPaths({});
+    const opts = { intraOpNumThreads: 1, graphOptimizationLevel: "all" } as const;
+    const det = await ort.InferenceSession.create(paths.det, opts);
+    const rec = await ort.InferenceSession.create(paths.rec, opts);
+    /** The recogniser, recording the batch size of every run into `runs`. */
+    const spy = (runs: number[]) =>
+      new Proxy(rec, {
+        get(target, key) {
+          if (key !== "run") return Reflect.get(target, key);
+          return (feeds: Record<string, ort.Tensor>) => {
+            runs.push(Object.values(feeds)[0]?.dims[0] ?? 0);
+            return target.run(feeds);
+          };
+        },
+      });
+    const dictionary = await loadDictionary(paths.dictionary);
+    const wideRuns: number[] = [];
+    const narrowRuns: number[] = [];
+    // Both share the sessions; closing `narrow` releases them.
+    const wide = new PaddleOcrEngine({ ort, det, rec: spy(wideRuns), dictionary }, ocrConfigSchema.parse({}));
+    // 48 columns: no two crops of a real line fit, so every crop runs alone at its batch's width.
+    const options = ocrConfigSchema.parse({ recognitionColumns: 48 });
+    const narrow = new PaddleOcrEngine({ ort, det, rec: spy(narrowRuns), dictionary }, options);
+    try {
+      const got = read.get("en/settings");
+      if (!got) throw new Error("settings not read");
+      const batched = await wide.recognize(got.screen.image);
+      const lines = await narrow.recognize(got.screen.image);
+      expect(wideRuns.some((n) => n > 1)).toBe(true);
+      expect(narrowRuns.length).toBeGreaterThan(wideRuns.length);
+      expect(narrowRuns.every((n) => n === 1)).toBe(true);
+      expect(lines.map((l) => l.text)).toEqual(batched.map((l) => l.text));
+      lines.forEach((l, i) => {
+        expect(l.conf).toBeCloseTo(batched[i]?.conf ?? 0, 3);
+        expect(iou(l.box, batched[i]?.box ?? [0, 0, 0, 0])).toBeCloseTo(1, 3);
+      });
+    } finally {
+      await narrow.close();
     }
   });
 

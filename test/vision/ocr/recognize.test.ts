@@ -213,3 +213,38 @@ describe("writeCrop", () => {
     expect(at(1, 24, stride - 1)).toBeCloseTo(1); // padding repeats the white edge
   });
 });
+
+describe("finishText: icons read as characters (2)", () => {
+  const line = (text: string) => {
+    const chars = Array.from(text);
+    return {
+      chars,
+      scores: chars.map(() => 0.9),
+      steps: chars.map((_, i) => 2 * i),
+      length: 2 * chars.length,
+      spaceBefore: chars.map(() => 0),
+    };
+  };
+  const finish = (text: string) =>
+    finishText(line(text), 8 * Array.from(text).length, 8 * Array.from(text).length, true);
+
+  it("cuts a lone ideograph before Latin text (an avatar or icon) and a circled digit without a space", () => {
+    expect(finish("蔡 Michael Tsai").text).toBe("Michael Tsai");
+    expect(finish("副 48%").text).toBe("48%");
+    expect(finish("③· 5h").text).toBe("· 5h");
+  });
+
+  it("keeps Chinese text, and an ideograph with no space after it", () => {
+    expect(finish("约 5 分钟").text).toBe("约 5 分钟");
+    expect(finish("用iPhone").text).toBe("用iPhone");
+  });
+
+  it("spells Apple's names as Apple does, and reports where quote marks and spaces were read", () => {
+    expect(finish("Hello ios").text).toBe("Hello iOS");
+    const f = finish(`Don't go`);
+    expect(f.marks?.map((m) => m.index)).toEqual([3]);
+    expect(f.spaces?.map((m) => m.index)).toEqual([5]);
+    // "'" at step 6: ((6 + 0.5) × 4 columns per step) / 64 columns.
+    expect(f.marks?.[0]?.at).toBeCloseTo((6.5 * 4) / 64);
+  });
+});

@@ -1,0 +1,197 @@
+import type { FracBox } from "../shared/box.js";
+import type { RgbImage } from "../shared/image.js";
+import type { Candidate } from "./row.js";
+import { centreX, centreY } from "./row.js";
+
+/**
+ * A system alert or action sheet on screen, and the card it is drawn in.
+ *
+ * Alerts and action sheets are modal (HIG "Alerts", "Action sheets"): while one is up, only its buttons
+ * can be tapped; the screen behind is dimmed and inert. UIKit draws their buttons as full-width rows of
+ * the card separated by hairlines, and the card is centred: an alert is 270 pt wide in the middle of
+ * the screen, an action sheet spans the width less equal margins. So a stack of two or more hairlines
+ * of the same extent, centred on the screen, stopping short of both edges, with a centred text row (a
+ * button's title) between each pair, is a modal card's button stack. Table separators, the other long
+ * hairlines of iOS, run to the screen's right edge (plain and grouped lists) or start at the text inset
+ * and end at the card edge (inset-grouped lists) — never centred with margins on both sides.
+ *
+ * The card spans the hairlines' extent; it reaches up to where its fill ends (scanned in two columns
+ * inside its corners) and down one button below the last hairline — for an action sheet (margins under
+ * 4% of the width) to the bottom of the screen, where its Cancel button sits apart.
+ */
+
+/** A hairline is at least this fraction of the screen wide. */
+const MIN_LINE = 0.5;
+/** Two lines have the same extent when their ends agree within this fraction of the width. */
+const SAME_END = 0.012;
+/** A centred line's midpoint is within this fraction of the width from the screen's middle. */
+const CENTRED = 0.012;
+/** A line short of an edge by less than this fraction of the width reaches it. */
+const EDGE = 0.015;
+/** An action sheet's margins are under this fraction of the width (8 pt of 375–430 pt). */
+const SHEET_MARGIN = 0.04;
+/** A button row's height as a fraction of the screen width: 44 pt of 440 pt … 57 pt of 320 pt, ±10%. */
+const BUTTON_MIN = 0.09;
+const BUTTON_MAX = 0.195;
+/** Columns sampled across the screen: about one per point on every iPhone. */
+const COLUMNS = 400;
+/** Luma step (levels) of a hairline against the fill above and below it. */
+const LINE_STEP = 5;
+
+/** A button title is centred on the card: its centre within this fraction of the width of the middle. */
+const TITLE_CENTRED = 0.015;
+/** UIKit's alert width, points (`UIAlertController`, unchanged since iOS 7). */
+const ALERT_PT = 270;
+
+/**
+ * An alert's width as a fraction of a screen `widthPt` wide, bounded by what the aspect allows: tall
+ * (19.5:9, aspect > 2) iPhones are 375–440 pt wide, 16:9 ones 320–414 pt, with a 3% margin.
+ */
+function alertWidth(aspect: number, widthPt: number): number {
+  const [lo, hi] = aspect > 2 ? [375, 440] : [320, 414];
+  const pt = Math.max(lo, Math.min(hi, widthPt));
+  return (ALERT_PT / pt) * (widthPt > 400 ? 0.97 : 1.03);
+}
+
+interface Line {
+  y: number;
+  l: number;
+  r: number;
+}
+
+/** The modal card (screen fractions), or undefined when no alert or action sheet is up. */
+export function findModalCard(screen: RgbImage, rows: readonly Candidate[]): FracBox | undefined {
+  // A button stack has a centred title in each button, at least two: without them, no pixel scan.
+  const centred = rows.filter((r) => r.kind === "text" && Math.abs(centreX(r.box) - 0.5) < TITLE_CENTRED);
+  if (centred.length < 2) return undefined;
+  const H = screen.height;
+  const aspect = H / Math.max(1, screen.width);
+  // The stack lies among its titles; its card's top edge no further than a button above the first.
+  const reach = BUTTON_MAX * screen.width;
+  const y0 = Math.max(0, Math.floor(Math.min(...centred.map((r) => r.box[1])) * H - reach));
+  const y1 = Math.min(H, Math.ceil(Math.max(...centred.map((r) => r.box[3])) * H + reach));
+  const luma = lumaPlane(screen, y0, y1);
+  const W = luma.length / H;
+  const lines = hairlines(luma, W, y0, y1).filter(
+    (s) => Math.abs((s.l + s.r) / 2 - W / 2) < CENTRED * W && s.l > EDGE * W && s.r < W - 1 - EDGE * W,
+  );
+  for (const first of lines) {
+    const stack = buttonStack(
+      lines.filter((s) => Math.abs(s.l - first.l) < SAME_END * W && Math.abs(s.r - first.r) < SAME_END * W),
+      first,
+      screen.width,
+    );
+    if (stack.length < 2) continue;
+    const width = (first.r - first.l) / W;
+    const sheet = first.l < SHEET_MARGIN * W;
+    if (!sheet && (width < alertWidth(aspect, 440) || width > alertWidth(aspect, 320))) continue;
+    const titled = stack.slice(1).every((s, i) => {
+      const above = stack[i] as Line;
+      return centred.some(
+        (r) =>
+          r.box[0] * W > above.l &&
+          r.box[2] * W < above.r &&
+          centreY(r.box) * H > above.y &&
+          centreY(r.box) * H < s.y,
+      );
+    });
+    if (!titled) continue;
+    const top = stack[0] as Line;
+    const last = stack[stack.length - 1] as Line;
+    const gap = (last.y - top.y) / (stack.length - 1);
+    const bottom = sheet ? H : Math.min(H, last.y + 1.3 * gap);
+    const cardTop = Math.min(
+      fillTop(luma, W, Math.round(top.l + 0.05 * W), top.y, y0),
+      fillTop(luma, W, Math.round(top.r - 0.05 * W), top.y, y0),
+    );
+    return [top.l / W, cardTop / H, (top.r + 1) / W, bottom / H];
+  }
+  return undefined;
+}
+
+/**
+ * The screen's luma (Rec. 601 weights in 8-bit fixed point) in rows `y0`…`y1` (others 0), every row but
+ * only about one column per point (`COLUMNS` across): a hairline is one pixel tall, never one pixel short.
+ */
+function lumaPlane(s: RgbImage, y0: number, y1: number): Uint8Array {
+  const step = Math.max(1, Math.floor(s.width / COLUMNS));
+  const w = Math.floor(s.width / step);
+  const out = new Uint8Array(w * s.height);
+  const d = s.data;
+  for (let y = y0; y < y1; y++)
+    for (let x = 0; x < w; x++) {
+      const i = (y * s.width + x * step) * 3;
+      out[y * w + x] = (77 * (d[i] ?? 0) + 150 * (d[i + 1] ?? 0) + 29 * (d[i + 2] ?? 0)) >> 8;
+    }
+  return out;
+}
+
+/**
+ * The run of lines through `first` spaced one button apart: UIKit's alert and action-sheet button rows
+ * are 44–57 pt tall, 0.10–0.18 of a 320–440 pt wide screen (`BUTTON_MIN`–`BUTTON_MAX`, with margin);
+ * `widthPx` is the screen's width in the rows' pixels.
+ */
+function buttonStack(same: readonly Line[], first: Line, widthPx: number): Line[] {
+  const sorted = [...same].sort((a, b) => a.y - b.y);
+  const apart = (a: Line | undefined, b: Line | undefined): boolean =>
+    !!a && !!b && b.y - a.y >= BUTTON_MIN * widthPx && b.y - a.y <= BUTTON_MAX * widthPx;
+  let i = sorted.indexOf(first);
+  let j = i;
+  while (apart(sorted[i - 1], sorted[i])) i--;
+  while (apart(sorted[j], sorted[j + 1])) j++;
+  return sorted.slice(i, j + 1);
+}
+
+/**
+ * Horizontal hairlines: rows of pixels that step by ≥ LINE_STEP against the rows two above and two
+ * below, with the same sign, over one run (gaps ≤ 2 px) at least MIN_LINE of the width; a line two or
+ * three pixels thick is listed once.
+ */
+function hairlines(luma: Uint8Array, W: number, y0: number, y1: number): Line[] {
+  const out: Line[] = [];
+  for (let y = y0 + 2; y < y1 - 2; y++) {
+    let runStart = -1;
+    let lastHit = -10;
+    let best: Line | undefined;
+    for (let x = 0; x <= W; x++) {
+      let hit = false;
+      if (x < W) {
+        const p = y * W + x;
+        const c = luma[p] ?? 0;
+        const up = c - (luma[p - 2 * W] ?? 0);
+        const down = c - (luma[p + 2 * W] ?? 0);
+        hit = Math.abs(up) >= LINE_STEP && Math.abs(down) >= LINE_STEP && Math.sign(up) === Math.sign(down);
+      }
+      if (hit) {
+        if (runStart < 0) runStart = x;
+        lastHit = x;
+      } else if ((x - lastHit === 3 || x === W) && runStart >= 0) {
+        if (lastHit - runStart + 1 >= MIN_LINE * W && (!best || lastHit - runStart > best.r - best.l))
+          best = { y, l: runStart, r: lastHit };
+        runStart = -1;
+      }
+    }
+    if (!best) continue;
+    const prev = out[out.length - 1];
+    if (prev && best.y - prev.y <= 3 && Math.abs(best.l - prev.l) < 4 && Math.abs(best.r - prev.r) < 4)
+      continue;
+    out.push(best);
+  }
+  return out;
+}
+
+/**
+ * The first row above `fromY` (down to `y0`, where the plane ends) where column `x` leaves the card's
+ * fill (six steps off it in a row).
+ */
+function fillTop(luma: Uint8Array, W: number, x: number, fromY: number, y0: number): number {
+  const col = Math.max(0, Math.min(W - 1, x));
+  const fill = luma[Math.max(0, fromY - 3) * W + col] ?? 0;
+  let off = 0;
+  for (let y = fromY - 3; y > y0; y--) {
+    if (Math.abs((luma[y * W + col] ?? 0) - fill) > 20) off++;
+    else off = 0;
+    if (off >= 6) return y + 6;
+  }
+  return 0; // no edge in reach: take the card up to the top rather than cut it short
+}

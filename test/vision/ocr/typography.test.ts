@@ -1,0 +1,145 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { RgbImage } from "../../../src/shared/image.js";
+import {
+  appleNames,
+  curlQuotes,
+  initialCase,
+  quoteShape,
+  typographicQuotes,
+} from "../../../src/vision/ocr/typography.js";
+import { decodeRgb } from "../../../src/vision/rectify.js";
+
+const DATASET = "datasets/real-iphone/images";
+
+/** A white `w`×`h` image with black ink wherever `ink(x, y)` holds. */
+function drawn(w: number, h: number, ink: (x: number, y: number) => boolean): RgbImage {
+  const data = Buffer.alloc(w * h * 3, 255);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) if (ink(x, y)) data.fill(0, (y * w + x) * 3, (y * w + x) * 3 + 3);
+  return { width: w, height: h, channels: 3, data };
+}
+
+/** A 40 px tall line box from x 10 to 190 with a mark 12 px tall at x 100: upright, or its top 4 px right. */
+const LINE = { x0: 10, y0: 10, x1: 190, y1: 50, score: 1 };
+const mark = (lean: number) =>
+  drawn(200, 60, (x, y) => {
+    // A letter left of the mark (reaching the baseline) keeps the line realistic.
+    if (x >= 30 && x < 40 && y >= 12 && y < 50) return true;
+    if (y < 12 || y >= 24) return false;
+    const shift = (lean * (24 - y)) / 12;
+    return x >= 98 + shift && x < 102 + shift;
+  });
+
+describe("quoteShape", () => {
+  it("tells an upright wedge from a mark whose top leans right (drawn)", () => {
+    expect(quoteShape(mark(0), LINE, 100)).toBe("straight");
+    expect(quoteShape(mark(4), LINE, 101)).toBe("curly");
+  });
+
+  it("answers nothing where no lone small mark hangs from the cap height", () => {
+    expect(
+      quoteShape(
+        drawn(200, 60, () => false),
+        LINE,
+        100,
+      ),
+    ).toBeUndefined();
+    // Only a full-height letter near x: it reaches the baseline, so it is no quote mark.
+    expect(quoteShape(mark(0), LINE, 35)).toBeUndefined();
+  });
+
+  it("reads the curly apostrophe of iOS's “Don’t Allow” and a straight one in a developer's string (real)", async () => {
+    // Ink boxes and mark positions as the OCR engine read them (detail pixels).
+    const alert = await decodeRgb(readFileSync(join(DATASET, "ra-rndocs-location-alert.png")));
+    const tweak = await decodeRgb(readFileSync(join(DATASET, "ra-cowabunga-settings-extra-tools.png")));
+    const lineOf = (img: RgbImage, box: number[]) => ({
+      x0: (box[0] ?? 0) * img.width,
+      y0: (box[1] ?? 0) * img.height,
+      x1: (box[2] ?? 0) * img.width,
+      y1: (box[3] ?? 0) * img.height,
+      score: 1,
+    });
+    // Label boxes (they hug the ink): "Don’t Allow" and "Don't Lock After Respring".
+    const dont = lineOf(alert, [0.3672, 0.8151, 0.6359, 0.8389]);
+    const lock = lineOf(tweak, [0.088, 0.3198, 0.6044, 0.3403]);
+    expect(apostropheShape(alert, dont)).toBe("curly");
+    expect(apostropheShape(tweak, lock)).toBe("straight");
+  });
+});
+
+/** The shape of the first small mark found scanning the line's first third (where `Don'` puts it). */
+function apostropheShape(
+  img: RgbImage,
+  line: { x0: number; y0: number; x1: number; y1: number; score: number },
+) {
+  const step = (line.y1 - line.y0) / 8;
+  for (let x = line.x0; x < line.x0 + (line.x1 - line.x0) / 3; x += step) {
+    const s = quoteShape(img, line, x);
+    if (s) return s;
+  }
+  return undefined;
+}
+
+describe("curlQuotes", () => {
+  const all = (text: string) =>
+    new Map(Array.from(text).flatMap((c, i) => (c === "'" || c === '"' ? [[i, "curly" as const]] : [])));
+  it("opens after a space or bracket before a word, closes elsewhere (apostrophes close)", () => {
+    expect(curlQuotes(`Allow "Maps" to`, all(`Allow "Maps" to`))).toBe("Allow “Maps” to");
+    expect(curlQuotes(`Don't Allow`, all(`Don't Allow`))).toBe("Don’t Allow");
+    expect(curlQuotes(`'Sarah Stone's'`, all(`'Sarah Stone's'`))).toBe("‘Sarah Stone’s’");
+    expect(curlQuotes(`("ok")`, all(`("ok")`))).toBe("(“ok”)");
+    expect(curlQuotes(`Peoples'`, all(`Peoples'`))).toBe("Peoples’");
+  });
+  it("leaves marks measured straight or not measured alone", () => {
+    expect(curlQuotes(`"a" : "b"`, new Map([[0, "straight" as const]]))).toBe(`"a" : "b"`);
+  });
+  it("does nothing without marks", () => {
+    expect(
+      typographicQuotes(
+        "Don't",
+        [],
+        drawn(8, 8, () => false),
+        LINE,
+      ),
+    ).toBe("Don't");
+  });
+});
+
+describe("appleNames", () => {
+  it("spells Apple's names as Apple does", () => {
+    expect(appleNames("Hello ios")).toBe("Hello iOS");
+    expect(appleNames("teach the iphone.")).toBe("teach the iPhone.");
+    expect(appleNames("a little nostalgia UiKit trip")).toBe("a little nostalgia UIKit trip");
+  });
+  it("keeps identifiers, hashtags, domains, longer words and all-capital lines", () => {
+    expect(appleNames("flutter_callkit_incoming")).toBe("flutter_callkit_incoming");
+    expect(appleNames("#swiftui")).toBe("#swiftui");
+    expect(appleNames("swiftui")).toBe("swiftui");
+    expect(appleNames("ios.dev")).toBe("ios.dev");
+    expect(appleNames("iphones")).toBe("iphones");
+    expect(appleNames("IOS 17 BETA")).toBe("IOS 17 BETA");
+  });
+});
+
+describe("initialCase", () => {
+  /** A line 10–50 px: a first glyph from `top` to the baseline (50) at x 12–30, then an `l` at x 40–46. */
+  const line = (top: number) =>
+    drawn(
+      200,
+      60,
+      (x, y) => (x >= 12 && x < 30 && y >= top && y < 50) || (x >= 40 && x < 46 && y >= 10 && y < 50),
+    );
+  const INK = { x0: 11, y0: 10, x1: 47, y1: 50, score: 1 };
+  it("makes a size-only first letter a capital when it reaches the cap line", () => {
+    expect(initialCase("off", line(12), INK)).toBe("Off");
+    // Never the other way: a capital read as one stays.
+    expect(initialCase("Sold", line(21), INK)).toBe("Sold");
+  });
+  it("keeps a small letter at x-height, one without a tall letter to compare with, and other letters", () => {
+    expect(initialCase("off", line(21), INK)).toBe("off");
+    expect(initialCase("ocean", line(12), INK)).toBe("ocean");
+    expect(initialCase("all", line(12), INK)).toBe("all");
+  });
+});
