@@ -8,12 +8,13 @@
  */
 import type { Camera } from "./camera.js";
 import type { CameraConfig } from "./options.js";
+import type { RpicamCameraDeps } from "./rpicam-deps.js";
 import { RpicamStillCamera } from "./rpicam-still.js";
-import { type RpicamCameraDeps, RpicamVidCamera } from "./rpicam-vid.js";
+import { RpicamVidCamera } from "./rpicam-vid.js";
 
 export type { Camera } from "./camera.js";
 export type { CameraConfig } from "./options.js";
-export type { RpicamCameraDeps } from "./rpicam-vid.js";
+export type { RpicamCameraDeps } from "./rpicam-deps.js";
 
 /** The real camera a config asks for (`mode: vid` or `still`). */
 export function createCamera(config: CameraConfig, deps: RpicamCameraDeps): Camera {

@@ -4,7 +4,7 @@ import { CaptureProcess, isExecutable } from "./child.js";
 import { extractJpeg } from "./mjpeg.js";
 import { OnDemandFrames } from "./on-demand.js";
 import { type CameraConfig, rpicamStillArgs } from "./options.js";
-import type { RpicamCameraDeps } from "./rpicam-vid.js";
+import type { RpicamCameraDeps } from "./rpicam-deps.js";
 
 /**
  * The fallback camera: every grab that needs a new picture runs `rpicam-still --immediate -n -o -` with

@@ -1,5 +1,3 @@
-import type { Logger } from "../log/logger.js";
-import type { Clock } from "../util/clock.js";
 import { errorMessage, PiclawError } from "../util/errors.js";
 import {
   type Camera,
@@ -10,42 +8,22 @@ import {
   stoppedError,
 } from "./camera.js";
 import { CaptureProcess, type ChildExit } from "./child.js";
+import { type Arrival, stampBurst } from "./frame-stamps.js";
 import { MjpegSplitter, type SplitFrame } from "./mjpeg.js";
 import { type CameraConfig, rpicamVidArgs } from "./options.js";
-
-/** What the rpicam camera drivers are given besides their config. */
-export interface RpicamCameraDeps {
-  /** Stamps frames (`atMs`) and is the time base of `newerThanMs`. Timeouts and backoff use real timers. */
-  clock: Clock;
-  log: Logger;
-  /** Extra environment for the capture program (the simulator's stand-ins read `PICLAW_SIM_SOCKET`). */
-  env?: NodeJS.ProcessEnv;
-}
-
-/** Health of the stream, for logs and a status endpoint. */
-export interface RpicamVidStatus {
-  running: boolean;
-  pid: number | null;
-  /** Frames received since start (all processes). */
-  frames: number;
-  lastFrameAtMs: number | null;
-  /** Processes started after the first one. */
-  restarts: number;
-  /** Exits/stalls since the last frame; sets the backoff. */
-  consecutiveFailures: number;
-  /** Delay of the restart now pending, if any. */
-  pendingRestartMs: number | null;
-  lastExit: (ChildExit & { atMs: number }) | null;
-  lastError: { code: string; message: string } | null;
-  /** Bytes and partial frames the splitter threw away (garbage, truncated frames). */
-  discardedBytes: number;
-  abandonedFrames: number;
-}
+import type { RpicamCameraDeps, RpicamVidStatus } from "./rpicam-deps.js";
 
 interface StampedFrame {
   frame: CameraFrame;
   /** When this frame's exposure began at the latest: the completion of the frame `pipelineFrames` back. */
   exposedAfterMs: number;
+}
+
+/** Frames read in the current loop turn, stamped together at its end. */
+interface Turn {
+  proc: CaptureProcess;
+  splitter: MjpegSplitter;
+  frames: (Arrival & { split: SplitFrame })[];
 }
 
 interface Waiter {
@@ -65,7 +43,11 @@ interface Waiter {
  *
  * Freshness: frames come out in order, so frame n began no earlier than frame n−1 completed. A grab
  * therefore takes the first frame whose `pipelineFrames`-th predecessor in the same process completed
- * after the request (the first frames of a process count from its spawn time).
+ * after the request (the first frames of a process count from its spawn time). When a frame completed
+ * is estimated from when it was read, made honest for a late reader by `stampBurst` (frame-stamps.ts):
+ * frames are stamped at the end of the loop turn that read them, a burst as old as the frame rate
+ * forces, and the first frames read after a grab request, before the loop waited for input, as
+ * complete before the request.
  */
 export class RpicamVidCamera implements Camera {
   private running = false;
@@ -86,6 +68,9 @@ export class RpicamVidCamera implements Camera {
   private lastError: PiclawError | null = null;
   private discarded = { bytes: 0, frames: 0 };
   private readonly waiters = new Set<Waiter>();
+  private turn: Turn | null = null;
+  /** The earliest grab request no read has followed yet, and the loop's idle total then. */
+  private unread: { requestMs: number; idleMs: number } | null = null;
 
   constructor(
     private readonly config: CameraConfig,
@@ -118,7 +103,9 @@ export class RpicamVidCamera implements Camera {
 
   grab(opts: GrabOptions = {}): Promise<CameraFrame> {
     if (!this.running) return Promise.reject(notStartedError());
-    const newerThanMs = opts.newerThanMs ?? this.deps.clock.now();
+    const askedAtMs = this.deps.clock.now();
+    const newerThanMs = opts.newerThanMs ?? askedAtMs;
+    this.unread ??= { requestMs: askedAtMs, idleMs: this.loopIdleMs() };
     const timeoutMs = opts.timeoutMs ?? this.config.grabTimeoutMs;
     if (this.latest && this.isFresh(this.latest, newerThanMs)) return Promise.resolve(this.latest.frame);
     // A missing program will not appear by waiting: say so now (restarts keep trying in the background).
@@ -174,8 +161,8 @@ export class RpicamVidCamera implements Camera {
       this.proc = proc;
       this.procStartMs = spawnAtMs;
       this.recentAtMs = [];
-      const splitter = new MjpegSplitter(
-        (f) => this.onFrame(proc, f),
+      const splitter: MjpegSplitter = new MjpegSplitter(
+        (f) => this.onFrame(proc, splitter, f),
         Math.max(8 * 1024 * 1024, config.width * config.height * 3),
       );
       let counted = { bytes: 0, frames: 0 };
@@ -196,28 +183,69 @@ export class RpicamVidCamera implements Camera {
     });
   }
 
-  private onFrame(proc: CaptureProcess, split: SplitFrame): void {
+  private onFrame(proc: CaptureProcess, splitter: MjpegSplitter, split: SplitFrame): void {
     if (proc !== this.proc) return;
-    const atMs = this.deps.clock.now();
-    const depth = this.config.pipelineFrames;
-    const exposedAfterMs =
-      depth === 0 ? atMs : this.recentAtMs.length >= depth ? (this.recentAtMs[0] ?? atMs) : this.procStartMs;
-    this.recentAtMs.push(atMs);
-    if (this.recentAtMs.length > depth) this.recentAtMs.shift();
-    this.seq++;
+    let turn = this.turn;
+    if (turn?.proc !== proc) {
+      const fresh: Turn = { proc, splitter, frames: [] };
+      // The check phase comes after the poll phase that read the pipe: the turn's reads are all in.
+      if (!turn) setImmediate(() => this.stampTurn());
+      turn = this.turn = fresh;
+    }
+    turn.frames.push({ readMs: this.deps.clock.now(), split });
     this.frames++;
     this.failures = 0;
     this.lastError = null;
-    const frame: CameraFrame = {
-      jpeg: split.jpeg,
-      width: split.width || this.config.width,
-      height: split.height || this.config.height,
-      seq: this.seq,
-      atMs,
-    };
-    this.latest = { frame, exposedAfterMs };
     this.armWatchdog(proc, this.config.stallTimeoutMs, "frames stopped");
-    for (const w of [...this.waiters]) if (this.isFresh(this.latest, w.newerThanMs)) this.settle(w, frame);
+  }
+
+  private loopIdleMs(): number {
+    return this.deps.loopIdleMs?.() ?? performance.eventLoopUtilization().idle;
+  }
+
+  private stampTurn(): void {
+    const turn = this.turn;
+    this.turn = null;
+    if (!turn || turn.proc !== this.proc) return;
+    const { splitter, frames } = turn;
+    // The first reads after a request drain what the pipe held then; if the loop has not waited for
+    // input since, all of it may have been written before the request.
+    const unread = this.unread;
+    let turnRequestMs: number | null = null;
+    if (unread && frames.some((f) => f.readMs >= unread.requestMs)) {
+      this.unread = null;
+      if (this.loopIdleMs() === unread.idleMs) turnRequestMs = unread.requestMs;
+    }
+    const stamps = stampBurst(frames, {
+      periodMs: 1000 / this.config.framerate,
+      nowMs: this.deps.clock.now(),
+      // More than a lone 0xFF held: the next frame's bytes are arriving, so it was complete by now.
+      successorPending: splitter.bufferedBytes > 1,
+      turnRequestMs,
+    });
+    const depth = this.config.pipelineFrames;
+    frames.forEach(({ split }, i) => {
+      const atMs = stamps[i] ?? this.deps.clock.now();
+      const exposedAfterMs =
+        depth === 0
+          ? atMs
+          : this.recentAtMs.length >= depth
+            ? (this.recentAtMs[0] ?? atMs)
+            : this.procStartMs;
+      this.recentAtMs.push(atMs);
+      if (this.recentAtMs.length > depth) this.recentAtMs.shift();
+      this.seq++;
+      const { width, height } = this.config;
+      const frame = {
+        jpeg: split.jpeg,
+        width: split.width || width,
+        height: split.height || height,
+        seq: this.seq,
+        atMs,
+      };
+      this.latest = { frame, exposedAfterMs };
+      for (const w of [...this.waiters]) if (this.isFresh(this.latest, w.newerThanMs)) this.settle(w, frame);
+    });
   }
 
   private onExit(proc: CaptureProcess, exit: ChildExit): void {
@@ -355,6 +383,4 @@ export class RpicamVidCamera implements Camera {
 /** Watchdog periods a busy program gets before it is killed anyway (10 × 10 s for a cold start). */
 const BUSY_PERIODS = 10;
 
-function lastLines(text: string, n: number): string {
-  return text.trimEnd().split("\n").slice(-n).join("\n");
-}
+const lastLines = (text: string, n: number): string => text.trimEnd().split("\n").slice(-n).join("\n");

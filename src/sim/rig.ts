@@ -64,6 +64,12 @@ export class SimRig {
       autoLockMs: config.phone.autoLockSeconds * 1000,
       // The phone shows local time like a real one; the machine's zone unless the config pins it.
       utcOffsetMinutes: config.phone.utcOffsetMinutes ?? -new Date(startMs).getTimezoneOffset(),
+      touchesUntil: (nowMs) => {
+        const gantry = this.gantryInstance;
+        if (!gantry) return nowMs;
+        gantry.flush(nowMs);
+        return gantry.settledUntil(nowMs);
+      },
       notifications: config.phone.notifications.map((n) => ({
         atMs: startMs + n.afterSeconds * 1000,
         app: "messages" as const,

@@ -106,7 +106,9 @@ export async function eventually(check: () => boolean, what: string, timeoutMs =
  * `FAKE_INTERVAL_MS`; behaviour from env: `FAKE_FRAMES` (then exit `FAKE_EXIT_CODE` after printing
  * `FAKE_DEATH` on stderr, or go silent and idle with `FAKE_HANG`), `FAKE_GARBAGE_UNTIL` (random bytes until
  * that file exists), `FAKE_BUSY_FIRST_MS` (spin the CPU that long before anything, a slow first frame),
- * `FAKE_IGNORE_TERM`, `FAKE_PID_FILE` / `FAKE_ARGV_FILE` (records for the test).
+ * `FAKE_IGNORE_TERM`, `FAKE_PID_FILE` / `FAKE_ARGV_FILE` (records for the test), `FAKE_STAMP` (a COM
+ * segment with the write time, its "exposure", in each frame: `exposureOf`), `FAKE_COUNT_FILE` (frames
+ * written so far, updated after each write).
  */
 export interface FakeRpicam {
   dir: string;
@@ -150,10 +152,22 @@ const timer = setInterval(() => {
     process.exitCode = Number(env.FAKE_EXIT_CODE || "1");
     return;
   }
-  process.stdout.write(frame);
+  if (env.FAKE_STAMP) {
+    const text = Buffer.from(String(Date.now()));
+    const com = Buffer.from([0xff, 0xfe, 0, text.length + 2]);
+    process.stdout.write(Buffer.concat([frame.subarray(0, 2), com, text, frame.subarray(2)]));
+  } else process.stdout.write(frame);
   sent++;
+  if (env.FAKE_COUNT_FILE) fs.writeFileSync(env.FAKE_COUNT_FILE, String(sent));
 }, Number(env.FAKE_INTERVAL_MS || "20"));
 `;
+
+/** The write time a `FAKE_STAMP` fake put into a frame (its COM segment right after SOI). */
+export function exposureOf(jpeg: Buffer): number {
+  if (jpeg[2] !== 0xff || jpeg[3] !== 0xfe) throw new Error("no COM segment after SOI");
+  const len = jpeg.readUInt16BE(4);
+  return Number(jpeg.subarray(6, 4 + len).toString());
+}
 
 export async function fakeRpicam(): Promise<FakeRpicam> {
   const dir = mkdtempSync(join(tmpdir(), "piclaw-fake-rpicam-"));

@@ -51,7 +51,7 @@ describe("the 12 phone tools over MCP on the simulated rig", () => {
   /** A gesture answered [text, image, listing] with the given verdict. */
   function expectGesture(c: Called, verdict: string): void {
     expect(c.isError, c.texts.join("\n")).toBe(false);
-    expect(c.images).toBe(1);
+    expect(c.images, c.texts.join("\n")).toBe(1);
     expect(c.texts).toHaveLength(2);
     expect(c.texts[0]).toContain(`screen: ${verdict}`);
     expect(c.texts[0]).toMatch(/\nnext: /);

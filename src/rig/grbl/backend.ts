@@ -23,13 +23,11 @@ export interface GrblBackendOptions {
   log: Logger;
   /** Device path; overrides `profile.serial.path`. Without either the port is found by USB id. */
   path?: string;
-  /** Opens the port (default: `serialport`). */
+  /** Opens the port (default: `serialport`); lists ports for USB id detection (`SerialPort.list()`). */
   openPort?: OpenPort;
-  /** Lists ports for USB id detection (default: `SerialPort.list()`). */
   listPorts?: () => Promise<PortListing[]>;
   timings?: Partial<GrblTimings>;
-  /**
-   * Where the carriage was last seen and whether the last stop parked cleanly (position-record.ts).
+  /** Where the carriage was last seen and whether the last stop parked cleanly (position-record.ts).
    * With it, a parked-origin rig references on start only when the record vouches for the carriage;
    * without it, `reference()` declares the park spot unconditionally (tests, a simulated fresh world).
    */
@@ -287,6 +285,8 @@ export class GrblBackend implements MotionBackend {
     const lines = programToGcode(program, this.options.profile);
     this.keeper?.beforeMotion(this.report?.mpos);
     await this.runner.run(s, lines, signal);
+    // The report at rest recorded before resolving: an e-stop right after needs it (origin-watch.ts).
+    await s.status(this.timings.replyTimeoutMs).catch(() => undefined);
   }
 
   private live(): GrblSession {

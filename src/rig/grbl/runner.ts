@@ -83,11 +83,7 @@ export class ProgramRunner {
           () => {
             if (l.stylus === "on") this.stylusOn(finish);
             if (l.stylus === "off") this.stylusOff();
-            if (l.step === -1 && !failure) {
-              finish();
-              // One report at rest: the MPos an e-stop's reset must keep to restore the origin (origin-watch.ts).
-              s.realtime("?");
-            }
+            if (l.step === -1 && !failure) finish();
           },
           (err: unknown) => {
             if (err instanceof PiclawError && err.code === "MOTION_GRBL_ERROR") abort(err);

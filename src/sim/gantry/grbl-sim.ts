@@ -57,6 +57,9 @@ export class GrblSim extends GrblMachine {
     this.applySettings();
     this.planner = new SimPlanner(gantry, this.limits);
     this.k = gantry.positionAt();
+    // While a line is executing, the next solenoid change comes no earlier than that line's start or
+    // the end of the last synchronised command (the dwell it may be waiting out): final until then.
+    gantry.setHorizonSource((now) => (this.busy ? Math.max(this.lineAt, this.syncedAt) : now));
     this.gcPos = { xMm: 0, yMm: 0 };
     // With homing enabled GRBL powers up locked until $H (or $X) — HOMING_INIT_LOCK.
     this.alarmLock = this.settings.get(22) === 1;
@@ -67,6 +70,7 @@ export class GrblSim extends GrblMachine {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.options.gantry.setHorizonSource(null);
     this.abortWaiting();
   }
 

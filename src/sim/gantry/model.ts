@@ -70,6 +70,7 @@ export class SimGantry {
   private timer: NodeJS.Timeout | null = null;
   private readonly log: GantryLogEntry[] = [];
   private motionSource: (() => void) | null = null;
+  private horizon: ((nowMs: number) => number) | null = null;
 
   constructor(private readonly options: SimGantryOptions) {
     this.rest = { ...options.initialPosition };
@@ -98,6 +99,21 @@ export class SimGantry {
    */
   setMotionSource(settle: (() => void) | null): void {
     this.motionSource = settle;
+  }
+
+  /**
+   * Register the driver's horizon: the time up to which the solenoid's timeline is final (a board still
+   * working through a dwell decides the lift at its end, in machine time, whenever this process gets to
+   * it). Touches are delivered only up to it, so nobody sees a stylus "still down" that the board has
+   * already lifted on its own timeline: a real phone sees the firmware's timing, not this loop's.
+   */
+  setHorizonSource(horizon: ((nowMs: number) => number) | null): void {
+    this.horizon = horizon;
+  }
+
+  /** The time up to which touches are final: now, or earlier while the driver is behind (see above). */
+  settledUntil(nowMs = this.now()): number {
+    return Math.min(nowMs, this.horizon?.(nowMs) ?? nowMs);
   }
 
   /** The gantry's record (bounded, oldest first, copies): moves in queue order, solenoid changes. */
@@ -204,9 +220,10 @@ export class SimGantry {
     return { x: p.xMm <= ENDSTOP_MM, y: p.yMm <= ENDSTOP_MM };
   }
 
-  /** Deliver every touch event due up to `upToMs`, in time order. Safe to call any time. */
+  /** Deliver every touch event due up to `upToMs` (and settled), in time order. Safe to call any time. */
   flush(upToMs: number): void {
     this.motionSource?.();
+    upToMs = Math.min(upToMs, this.settledUntil(upToMs));
     const sampleMs = this.options.sampleMs ?? 8;
     for (;;) {
       const next = this.contacts[0];

@@ -38,6 +38,13 @@ export interface SimPhoneOptions {
   autoLockMs?: number;
   /** Wall-clock offset from UTC the phone displays (minutes, no DST). Default 0. */
   utcOffsetMinutes?: number;
+  /**
+   * Delivers the touches due by `nowMs` and returns the time up to which the touch stream is final
+   * (the gantry's `settledUntil`). A hold is judged up to there: the digitizer sees the stylus on the
+   * firmware's timeline, which does not stretch when the simulator's event loop runs late. Default:
+   * every touch is delivered as it happens (`nowMs`).
+   */
+  touchesUntil?: (nowMs: number) => number;
 }
 
 export { BANNER_MS, type ScheduledNotification } from "./inbox.js";
@@ -68,6 +75,7 @@ export class SimPhone implements ScreenSource {
   private readonly locale: "en" | "zh";
   private readonly autoLockMs: number;
   private readonly utcOffsetMinutes: number;
+  private readonly touchesUntil: (nowMs: number) => number;
   private readonly inbox = new Inbox();
   private readonly startMs: number;
   private readonly state: PhoneState;
@@ -97,6 +105,7 @@ export class SimPhone implements ScreenSource {
     this.locale = opts.locale;
     this.autoLockMs = opts.autoLockMs ?? 0;
     this.utcOffsetMinutes = opts.utcOffsetMinutes ?? 0;
+    this.touchesUntil = opts.touchesUntil ?? ((nowMs) => nowMs);
     this.inbox.add(opts.notifications ?? []);
     this.startMs = opts.clock.now();
     this.state = initialState(opts.locale, opts.clock.now());
@@ -135,7 +144,8 @@ export class SimPhone implements ScreenSource {
 
   /** Digitizer input: one down/move/up sample in glass millimetres. */
   touch(ev: TouchEvent): void {
-    const now = this.advance();
+    // Holds are judged at the event's own time (`feed`), not at whenever it is delivered.
+    const now = this.advance(false);
     const { width, height } = this.geometry.glassMm;
     if (ev.type === "down" && (ev.xMm < 0 || ev.yMm < 0 || ev.xMm > width || ev.yMm > height)) {
       this.ignoringStroke = true; // off the active area: the digitizer never sees this stroke
@@ -236,7 +246,7 @@ export class SimPhone implements ScreenSource {
   }
 
   /** Catch up with the clock: notifications and auto-lock in time order, then hold-based gestures. */
-  private advance(): number {
+  private advance(pollHolds = true): number {
     const now = this.clock.now();
     const s = this.state;
     for (;;) {
@@ -249,7 +259,8 @@ export class SimPhone implements ScreenSource {
       if (n) deliver(s, n);
       else this.sleep();
     }
-    const held = this.recognizer.poll(now);
+    if (!pollHolds) return now;
+    const held = this.recognizer.poll(Math.min(now, this.touchesUntil(now)));
     for (const g of held) this.dispatch(g, now);
     if (held.length) this.rev++;
     return now;

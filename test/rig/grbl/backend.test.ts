@@ -179,13 +179,7 @@ describe("GrblBackend against the simulated board over a pty", () => {
     const { backend, gantry } = await rig();
     await backend.reference();
     await backend.run([{ kind: "travel", to: { xMm: 120, yMm: 90 } }]);
-    // A report at rest there (what halt's reset must keep): asked for, not slept for — a 100 ms sleep
-    // ended before it arrived at load 15–27. status() queries the board and reads its answer.
-    for (let i = 0; i < 50; i++) {
-      const st = await backend.status();
-      if (st.state === "idle" && Math.hypot(st.position.xMm - 120, st.position.yMm - 90) < 0.01) break;
-      await sleep(20);
-    }
+    // No wait: run() resolves with the report at rest recorded, so an e-stop right after finds it.
     await backend.halt("test");
     await backend.reference(); // no operator needed: MPos is the one last seen at rest
     const status = await backend.status();
