@@ -1,12 +1,11 @@
-import type { Logger } from "../../log/logger.js";
 import { PiclawError } from "../../util/errors.js";
 import type { MotionBackend, MotionStatus, MotionStep } from "../motion.js";
-import type { RigProfile } from "../profile.js";
+import type { GrblBackendOptions } from "./backend-options.js";
 import { grblAlarm } from "./codes.js";
 import { type BoardFacts, greetBoard, writeSettings } from "./handshake.js";
 import { OriginWatch } from "./origin-watch.js";
-import { findPortByUsbId, listSerialPorts, type OpenPort, openSerialPort, type PortListing } from "./port.js";
-import { PositionKeeper, type PositionStore } from "./position-record.js";
+import { findPortByUsbId, listSerialPorts, openSerialPort } from "./port.js";
+import { PositionKeeper } from "./position-record.js";
 import { programToGcode } from "./program.js";
 import { type GrblStatusReport, motionState, workPosition, type Xyz } from "./protocol.js";
 import { Reconnector } from "./reconnect.js";
@@ -17,22 +16,7 @@ import { disconnectedError, GrblSession } from "./session.js";
 import { settingsMismatchError } from "./settings.js";
 import { DEFAULT_TIMINGS, type GrblTimings, within } from "./timings.js";
 
-/** Constructor options of `GrblBackend`. */
-export interface GrblBackendOptions {
-  profile: RigProfile;
-  log: Logger;
-  /** Device path; overrides `profile.serial.path`. Without either the port is found by USB id. */
-  path?: string;
-  /** Opens the port (default: `serialport`); lists ports for USB id detection (`SerialPort.list()`). */
-  openPort?: OpenPort;
-  listPorts?: () => Promise<PortListing[]>;
-  timings?: Partial<GrblTimings>;
-  /** Where the carriage was last seen and whether the last stop parked cleanly (position-record.ts).
-   * With it, a parked-origin rig references on start only when the record vouches for the carriage;
-   * without it, `reference()` declares the park spot unconditionally (tests, a simulated fresh world).
-   */
-  positions?: PositionStore;
-}
+export type { GrblBackendOptions } from "./backend-options.js";
 
 /**
  * Motion over a GRBL 1.1 / FluidNC board on USB serial. Programs become G-code streamed with character
