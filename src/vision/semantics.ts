@@ -10,6 +10,7 @@ import type { Candidate } from "./row.js";
 import { centreX, centreY, contains } from "./row.js";
 import { dropSpuriousRows } from "./spurious.js";
 import { mergeStatusBar } from "./status-bar.js";
+import { applyPhotoGrid } from "./photo-grid.js";
 import { nameStockApps } from "./stock-apps.js";
 import { findSwitches } from "./switches.js";
 
@@ -33,6 +34,7 @@ export function applyScreenSemantics(
   out = applyDialPad(screen, out);
   out = applyCalculator(out, aspect);
   out = applySwitches(screen, out);
+  out = applyPhotoGrid(screen, out); // photo pickers: a row per thumbnail and per select circle
   out = [...out, ...proposeGlyphs(screen, out)];
   out = nameAppIcons(out, { aspect });
   if (memory) out = applyIconMemory(screen, out, memory, aspect);
