@@ -1,5 +1,6 @@
 import type { RgbImage } from "../shared/image.js";
 import { summedArea, windowMean } from "../shared/window-mean.js";
+import { proposeDiscButtons } from "./disc-buttons.js";
 import type { Candidate } from "./row.js";
 
 /**
@@ -153,14 +154,20 @@ const near = (a: Blob, b: Blob, gap: number): boolean =>
   a.x0 - gap < b.x1 && b.x0 - gap < a.x1 && a.y0 - gap < b.y1 && b.y0 - gap < a.y1;
 
 /**
- * New `[icon] ""` rows for isolated symbol-sized ink groups not on any of `rows` (see the module
- * comment). Returns only the new rows.
+ * New `[icon] ""` rows for icon-only buttons not on any of `rows`: filled circular buttons with a symbol
+ * (`disc-buttons.ts`), then isolated symbol-sized ink groups (see the module comment; a disc's symbol is
+ * its disc's ink). Returns only the new rows.
  */
 export function proposeGlyphs(
   screen: RgbImage,
   rows: readonly Candidate[],
   options: GlyphOptions = DEFAULT_GLYPH_OPTIONS,
 ): Candidate[] {
+  const discs = proposeDiscButtons(screen, rows);
+  return [...discs, ...proposeInkGlyphs(screen, [...rows, ...discs], options)];
+}
+
+function proposeInkGlyphs(screen: RgbImage, rows: readonly Candidate[], options: GlyphOptions): Candidate[] {
   const img = downsample(screen, Math.round(SCREEN_PT * options.pxPerPt));
   const { w, h } = img;
   const pt = w / SCREEN_PT;

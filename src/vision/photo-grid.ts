@@ -87,13 +87,23 @@ export function applyPhotoGrid(screen: RgbImage, rows: readonly Candidate[]): Ca
   const tiles = findPhotoGrid(screen);
   if (tiles.length === 0) return [...rows];
   const on = (b: FracBox, r: Candidate): boolean => contains(b, centreX(r.box), centreY(r.box));
-  const kept = rows.filter((r) => r.kind === "text" || r.kind === "status" || !tiles.some((t) => on(t.box, r)));
+  const kept = rows.filter(
+    (r) => r.kind === "text" || r.kind === "status" || !tiles.some((t) => on(t.box, r)),
+  );
   const out: Candidate[] = [...kept];
   for (const t of tiles) {
-    const video = kept.some((r) => r.kind === "text" && /^\d{1,2}:\d{2}$/.test(r.label.trim()) && on(t.box, r));
+    const video = kept.some(
+      (r) => r.kind === "text" && /^\d{1,2}:\d{2}$/.test(r.label.trim()) && on(t.box, r),
+    );
     out.push({ kind: "button", label: video ? "video" : "photo", box: t.box, conf: 0.8 });
     if (t.select)
-      out.push({ kind: "checkbox", label: "select", state: t.select.on ? "on" : "off", box: t.select.box, conf: 0.8 });
+      out.push({
+        kind: "checkbox",
+        label: "select",
+        state: t.select.on ? "on" : "off",
+        box: t.select.box,
+        conf: 0.8,
+      });
   }
   return out;
 }
@@ -167,7 +177,10 @@ function gridTiles(screen: RgbImage, page: readonly number[], f: number, pt: num
       same.some((o) => o !== c && Math.abs(o.y0 - c.y0) <= tol),
   );
   if (aligned.length < MIN_TILES) return [];
-  const tiles = [...aligned, ...emptySlots(aligned, side, tol, content, w, h).filter((c) => textured(screen, c, f))];
+  const tiles = [
+    ...aligned,
+    ...emptySlots(aligned, side, tol, content, w, h).filter((c) => textured(screen, c, f)),
+  ];
   return tiles.map((c) => ({ x0: c.x0 * f, y0: c.y0 * f, x1: c.x1 * f, y1: c.y1 * f, n: c.n }));
 }
 
@@ -206,12 +219,16 @@ function emptySlots(
   if (pitch < side) return [];
   const out: Comp[] = [];
   const slotAt = (x0: number, y0: number): Comp | undefined => {
-    if (tiles.some((t) => Math.abs(t.x0 - x0) <= tol && Math.abs(t.y0 - y0) <= tol)) return undefined;
+    const overlaps = (t: Comp): boolean =>
+      Math.min(t.x1, x0 + side) - Math.max(t.x0, x0) > side / 2 &&
+      Math.min(t.y1, y0 + side) - Math.max(t.y0, y0) > side / 2;
+    if (tiles.some(overlaps)) return undefined;
     const x1 = Math.round(x0 + side);
     const y1 = Math.round(y0 + side);
     if (x1 > w || y1 > h) return undefined;
     let n = 0;
-    for (let y = Math.round(y0); y < y1; y++) for (let x = Math.round(x0); x < x1; x++) n += content[y * w + x] ?? 0;
+    for (let y = Math.round(y0); y < y1; y++)
+      for (let x = Math.round(x0); x < x1; x++) n += content[y * w + x] ?? 0;
     return n >= 0.5 * side * side ? { x0: Math.round(x0), y0: Math.round(y0), x1, y1, n } : undefined;
   };
   const first = ys[0] as number;
@@ -235,7 +252,8 @@ function textured(screen: RgbImage, c: Comp, f: number): boolean {
   for (let y = c.y0; y < c.y1; y += step)
     for (let x = c.x0; x < c.x1; x += step) {
       const o = (y * f * W + x * f) * 3;
-      const l = 0.299 * (data[o] as number) + 0.587 * (data[o + 1] as number) + 0.114 * (data[o + 2] as number);
+      const l =
+        0.299 * (data[o] as number) + 0.587 * (data[o + 1] as number) + 0.114 * (data[o + 2] as number);
       n++;
       s += l;
       s2 += l * l;

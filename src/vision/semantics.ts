@@ -6,11 +6,11 @@ import { applyIconMemory, type IconMemory } from "./icon-memory.js";
 import { nameIconButtons } from "./icon-shapes.js";
 import { applyKeyboard } from "./keyboard.js";
 import { nameAppIcons } from "./named-icons.js";
+import { applyPhotoGrid } from "./photo-grid.js";
 import type { Candidate } from "./row.js";
 import { centreX, centreY, contains } from "./row.js";
 import { dropSpuriousRows } from "./spurious.js";
 import { mergeStatusBar } from "./status-bar.js";
-import { applyPhotoGrid } from "./photo-grid.js";
 import { nameStockApps } from "./stock-apps.js";
 import { findSwitches } from "./switches.js";
 
