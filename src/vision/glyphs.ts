@@ -1,6 +1,7 @@
 import type { RgbImage } from "../shared/image.js";
 import { summedArea, windowMean } from "../shared/window-mean.js";
 import { proposeDiscButtons } from "./disc-buttons.js";
+import { findPageDots } from "./page-dots.js";
 import type { Candidate } from "./row.js";
 
 /**
@@ -241,6 +242,21 @@ function proposeInkGlyphs(screen: RgbImage, rows: readonly Candidate[], options:
       continue;
     icons.push({ kind: "icon", label: "", box: [g.x0 / w, g.y0 / h, g.x1 / w, g.y1 / h], conf: 0.5 });
   }
+  // A page control's dots are too small for a symbol each and too far apart to join into one.
+  // The detector often boxes a page control with the space around it as one wide "icon" (dropped as
+  // spurious later, `spurious.ts`): such a box does not claim the dots.
+  const claims = boxes.filter((r, k) => rows[k]?.kind !== "icon" || r[2] - r[0] <= w / 2);
+  const dots = findPageDots(
+    blobs.filter((b) => {
+      const cx = (b.x0 + b.x1) / 2;
+      const cy = (b.y0 + b.y1) / 2;
+      return !claims.some((r) => cx >= r[0] - pt && cx <= r[2] + pt && cy >= r[1] - pt && cy <= r[3] + pt);
+    }),
+    w,
+    h,
+    pt,
+  );
+  if (dots) icons.push(dots);
   return icons;
 }
 
