@@ -19,7 +19,8 @@ import { centreX, centreY, contains } from "./row.js";
  * So: the page colour is one of the screen's two commonest colours; every block of the screen with no
  * pixel of that colour is content, and content components that are squares of 60–150 pt (3–6 columns on
  * 320–430 pt wide phones), nearly filled to their corners (not round buttons), textured (not a flat
- * tile), of one size and aligned in rows and columns with each other, at least four of them, are the
+ * tile), of one size, aligned in rows and columns with each other and at most 10 pt apart across a row (a
+ * home screen's app icons are ~25 pt apart), at least four of them, are the
  * thumbnails. Marks are looked for at one geometry shared by the grid: the corner offset and radius
  * where white rings stand out most across the thumbnails; each thumbnail with a ring or a tinted disc
  * there gets a checkbox row, on when the disc inside is tinted.
@@ -47,6 +48,8 @@ const SIZE_TOL = 0.08;
 /** Edges align within this many points. */
 const ALIGN_PT = 3;
 const MIN_TILES = 4;
+/** Thumbnails sit at most this far apart across a row (app icons on a home screen are ~25 pt apart). */
+const MAX_GUTTER_PT = 10;
 
 interface Comp {
   x0: number;
@@ -174,7 +177,13 @@ function gridTiles(screen: RgbImage, page: readonly number[], f: number, pt: num
   const aligned = same.filter(
     (c) =>
       same.some((o) => o !== c && Math.abs(o.x0 - c.x0) <= tol) &&
-      same.some((o) => o !== c && Math.abs(o.y0 - c.y0) <= tol),
+      same.some(
+        (o) =>
+          o !== c &&
+          Math.abs(o.y0 - c.y0) <= tol &&
+          Math.max(o.x0 - c.x1, c.x0 - o.x1) <= MAX_GUTTER_PT * bpt &&
+          Math.max(o.x0 - c.x1, c.x0 - o.x1) >= -tol,
+      ),
   );
   if (aligned.length < MIN_TILES) return [];
   const tiles = [
