@@ -32,8 +32,8 @@ const MAX_GAP_PT = 8;
 const N = 24;
 /** Thumbnails used to find the grid's mark geometry. */
 const PROBE_TILES = 8;
-/** A white ring pixel: luma at least this and chroma (max − min channel) at most `RING_CHROMA`. */
-const RING_LUMA = 170;
+/** A white ring pixel (a camera frame blurs the 1.5 pt stroke below white): luma at least this and chroma (max − min channel) at most `RING_CHROMA`. */
+const RING_LUMA = 150;
 const RING_CHROMA = 50;
 /** A tint fill: chroma at least this, one colour (channel spread across the disc below `TINT_SPREAD`). */
 const TINT_CHROMA = 90;
