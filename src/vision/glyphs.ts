@@ -1,5 +1,7 @@
 import type { RgbImage } from "../shared/image.js";
 import { summedArea, windowMean } from "../shared/window-mean.js";
+import { proposeDiscButtons } from "./disc-buttons.js";
+import { findPageDots } from "./page-dots.js";
 import type { Candidate } from "./row.js";
 
 /**
@@ -153,14 +155,20 @@ const near = (a: Blob, b: Blob, gap: number): boolean =>
   a.x0 - gap < b.x1 && b.x0 - gap < a.x1 && a.y0 - gap < b.y1 && b.y0 - gap < a.y1;
 
 /**
- * New `[icon] ""` rows for isolated symbol-sized ink groups not on any of `rows` (see the module
- * comment). Returns only the new rows.
+ * New `[icon] ""` rows for icon-only buttons not on any of `rows`: filled circular buttons with a symbol
+ * (`disc-buttons.ts`), then isolated symbol-sized ink groups (see the module comment; a disc's symbol is
+ * its disc's ink). Returns only the new rows.
  */
 export function proposeGlyphs(
   screen: RgbImage,
   rows: readonly Candidate[],
   options: GlyphOptions = DEFAULT_GLYPH_OPTIONS,
 ): Candidate[] {
+  const discs = proposeDiscButtons(screen, rows);
+  return [...discs, ...proposeInkGlyphs(screen, [...rows, ...discs], options)];
+}
+
+function proposeInkGlyphs(screen: RgbImage, rows: readonly Candidate[], options: GlyphOptions): Candidate[] {
   const img = downsample(screen, Math.round(SCREEN_PT * options.pxPerPt));
   const { w, h } = img;
   const pt = w / SCREEN_PT;
@@ -234,6 +242,21 @@ export function proposeGlyphs(
       continue;
     icons.push({ kind: "icon", label: "", box: [g.x0 / w, g.y0 / h, g.x1 / w, g.y1 / h], conf: 0.5 });
   }
+  // A page control's dots are too small for a symbol each and too far apart to join into one.
+  // The detector often boxes a page control with the space around it as one wide "icon" (dropped as
+  // spurious later, `spurious.ts`): such a box does not claim the dots.
+  const claims = boxes.filter((r, k) => rows[k]?.kind !== "icon" || r[2] - r[0] <= w / 2);
+  const dots = findPageDots(
+    blobs.filter((b) => {
+      const cx = (b.x0 + b.x1) / 2;
+      const cy = (b.y0 + b.y1) / 2;
+      return !claims.some((r) => cx >= r[0] - pt && cx <= r[2] + pt && cy >= r[1] - pt && cy <= r[3] + pt);
+    }),
+    w,
+    h,
+    pt,
+  );
+  if (dots) icons.push(dots);
   return icons;
 }
 

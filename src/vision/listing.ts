@@ -7,7 +7,7 @@ import type { DetectedObject, TextLine } from "./types.js";
 
 /**
  * The listing: what the agent reads instead of pixels. One row per element,
- * `id [kind] "label" [left,top,right,bottom] conf` (a switch adds its state after the label:
+ * `id [kind] "label" [left,top,right,bottom] conf` (a switch or checkbox adds its state after the label:
  * `7 [switch] "Wi-Fi" on [0.81,0.30,0.95,0.34] 0.93`), boxes in 0–1 fractions of the rectified screen
  * with 3 decimals, sorted top-to-bottom then left-to-right, duplicates merged. Tapping a row's centre
  * acts on that one element: rows never span two targets.

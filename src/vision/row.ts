@@ -9,9 +9,9 @@ import type { FracBox } from "../shared/box.js";
  * button; `switch` an on/off switch (label = its row's title, with `state`); `key` one key of a
  * recognised keyboard or dial pad (label = the character it types, or `shift`, `delete`, `space`,
  * `return`, `123`…); `app` an app icon with the name printed under it; `status` the status bar
- * (label = its time).
+ * (label = its time); `checkbox` a selection mark (a photo picker's select circle) with `state`.
  */
-export type ListingKind = "text" | "icon" | "button" | "switch" | "key" | "app" | "status";
+export type ListingKind = "text" | "icon" | "button" | "switch" | "key" | "app" | "status" | "checkbox";
 
 export interface ListingEntry {
   /** 1-based, in reading order; the number drawn on the annotated image. */
@@ -19,7 +19,7 @@ export interface ListingEntry {
   kind: ListingKind;
   /** What the element says or is called (see `ListingKind`); empty for an unnamed `icon`. */
   label: string;
-  /** `switch` only: whether it is on. */
+  /** `switch` and `checkbox`: whether it is on (selected). */
   state?: "on" | "off";
   /** Where a tap acts on the element. */
   box: FracBox;

@@ -6,6 +6,7 @@ import { applyIconMemory, type IconMemory } from "./icon-memory.js";
 import { nameIconButtons } from "./icon-shapes.js";
 import { applyKeyboard } from "./keyboard.js";
 import { nameAppIcons } from "./named-icons.js";
+import { applyPhotoGrid } from "./photo-grid.js";
 import type { Candidate } from "./row.js";
 import { centreX, centreY, contains } from "./row.js";
 import { dropSpuriousRows } from "./spurious.js";
@@ -35,6 +36,7 @@ export function applyScreenSemantics(
   out = applyDialPad(screen, out);
   out = applyCalculator(out, aspect);
   out = applySwitches(screen, out);
+  out = applyPhotoGrid(screen, out); // photo pickers: a row per thumbnail and per select circle
   out = [...out, ...proposeGlyphs(screen, out)];
   out = nameAppIcons(out, { aspect });
   if (memory) out = applyIconMemory(screen, out, memory, aspect);

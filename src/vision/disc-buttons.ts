@@ -1,0 +1,178 @@
+import type { RgbImage } from "../shared/image.js";
+import type { Candidate } from "./row.js";
+
+/**
+ * Icon-only buttons drawn as a filled circle with a symbol inside: the clear button of a field
+ * (`xmark.circle.fill`, ~22 pt), a "more" disc (`ellipsis.circle.fill`), a message composer's send
+ * arrow (~30 pt), toolbar buttons in round platters (44 pt, the HIG's minimum hit target; iOS 26 draws
+ * toolbar items as circular "glass" buttons), the Phone app's accept/decline and call buttons (~72–75
+ * pt). Apple HIG "Buttons": a button's shape may be a circle (`.buttonBorderShape(.circle)`), its
+ * symbol set inside in a contrasting colour. The UI detector often boxes none of them (they are
+ * neither a thin outline symbol nor text) and the glyph proposer sees only the symbol when the disc
+ * itself is the bar it needs to be flat.
+ *
+ * So: label the regions of one flat colour (neighbouring pixels within a few levels) at about one pixel
+ * per point; a region whose outline, with its holes filled, is a circle of 18–100 pt (of a 390 pt wide screen: a 78 pt call button on a 320 pt
+ * wide iPhone SE is 95) — square box, its
+ * filled area that of the inscribed disc (π/4 of the box; a rounded-rect key or a squircle app icon
+ * covers more) and every row's span as wide as the circle's chord there — and whose holes (the symbol)
+ * cover 3–50% of the disc is a button. Without a symbol it is a switch's knob, a badge or a dot.
+ */
+
+/** Working resolution: about one pixel per point (iPhones are 320–430 pt wide). */
+const SCREEN_PT = 390;
+/** Neighbours within this (per channel, 0–255) are one flat region. */
+const FLAT = 6;
+const MIN_DISC_PT = 18;
+const MAX_DISC_PT = 100;
+/** Filled area over the circle's area (π r²). */
+const MIN_ROUND = 0.85;
+const MAX_ROUND = 1.12;
+/** Each row's span within this many pixels (plus 8% of the diameter) of the circle's chord. */
+const CHORD_TOL = 1.5;
+/** The symbol (holes) as a share of the filled disc. */
+const MIN_SYMBOL = 0.03;
+const MAX_SYMBOL = 0.5;
+
+interface Work {
+  w: number;
+  h: number;
+  rgb: Uint8Array;
+}
+
+/** One pixel per `W / targetW` block (its centre): a disc's flat fill survives, and it is cheap. */
+function downsample(screen: RgbImage, targetW: number): Work {
+  const { width: W, height: H, data } = screen;
+  const f = Math.max(1, Math.floor(W / targetW));
+  const w = Math.floor(W / f);
+  const h = Math.floor(H / f);
+  const half = f >> 1;
+  const rgb = new Uint8Array(w * h * 3);
+  for (let y = 0; y < h; y++) {
+    const row = (y * f + half) * W;
+    for (let x = 0; x < w; x++) {
+      const o = (row + x * f + half) * 3;
+      const d = (y * w + x) * 3;
+      rgb[d] = data[o] as number;
+      rgb[d + 1] = data[o + 1] as number;
+      rgb[d + 2] = data[o + 2] as number;
+    }
+  }
+  return { w, h, rgb };
+}
+
+const flat = (rgb: Uint8Array, p: number, q: number): boolean =>
+  Math.abs((rgb[p * 3] as number) - (rgb[q * 3] as number)) <= FLAT &&
+  Math.abs((rgb[p * 3 + 1] as number) - (rgb[q * 3 + 1] as number)) <= FLAT &&
+  Math.abs((rgb[p * 3 + 2] as number) - (rgb[q * 3 + 2] as number)) <= FLAT;
+
+/**
+ * New `[icon] ""` rows for filled circular buttons with a symbol (see the module comment) whose centre
+ * no row of `rows` already covers. Returns only the new rows.
+ */
+export function proposeDiscButtons(screen: RgbImage, rows: readonly Candidate[]): Candidate[] {
+  const img = downsample(screen, SCREEN_PT);
+  const { w, h, rgb } = img;
+  const pt = w / SCREEN_PT;
+  const label = new Int32Array(w * h);
+  const stack = new Int32Array(w * h);
+  const minD = MIN_DISC_PT * pt;
+  const maxD = MAX_DISC_PT * pt;
+  const out: Candidate[] = [];
+  let id = 0;
+  for (let start = 0; start < w * h; start++) {
+    if (label[start]) continue;
+    id++;
+    label[start] = id;
+    let top = 0;
+    stack[top++] = start;
+    let x0 = w;
+    let y0 = h;
+    let x1 = 0;
+    let y1 = 0;
+    let n = 0;
+    while (top > 0) {
+      const p = stack[--top] as number;
+      const x = p % w;
+      const y = (p - x) / w;
+      n++;
+      if (x < x0) x0 = x;
+      if (y < y0) y0 = y;
+      if (x + 1 > x1) x1 = x + 1;
+      if (y + 1 > y1) y1 = y + 1;
+      if (x > 0 && !label[p - 1] && flat(rgb, p, p - 1)) {
+        label[p - 1] = id;
+        stack[top++] = p - 1;
+      }
+      if (x + 1 < w && !label[p + 1] && flat(rgb, p, p + 1)) {
+        label[p + 1] = id;
+        stack[top++] = p + 1;
+      }
+      if (y > 0 && !label[p - w] && flat(rgb, p, p - w)) {
+        label[p - w] = id;
+        stack[top++] = p - w;
+      }
+      if (y + 1 < h && !label[p + w] && flat(rgb, p, p + w)) {
+        label[p + w] = id;
+        stack[top++] = p + w;
+      }
+    }
+    const bw = x1 - x0;
+    const bh = y1 - y0;
+    if (bw < minD || bw > maxD || Math.abs(bw - bh) > 0.12 * bw) continue;
+    if (n < 0.4 * bw * bh) continue;
+    const disc = discShape(label, w, id, x0, y0, x1, y1);
+    if (!disc) continue;
+    const symbol = (disc.filled - n) / disc.filled;
+    if (symbol < MIN_SYMBOL || symbol > MAX_SYMBOL) continue;
+    const box: Candidate["box"] = [x0 / w, y0 / h, x1 / w, y1 / h];
+    const cx = (x0 + x1) / 2 / w;
+    const cy = (y0 + y1) / 2 / h;
+    const covered = rows.some((r) => cx >= r.box[0] && cx <= r.box[2] && cy >= r.box[1] && cy <= r.box[3]);
+    const inside = rows.some(
+      (r) =>
+        (r.box[0] + r.box[2]) / 2 >= box[0] &&
+        (r.box[0] + r.box[2]) / 2 <= box[2] &&
+        (r.box[1] + r.box[3]) / 2 >= box[1] &&
+        (r.box[1] + r.box[3]) / 2 <= box[3],
+    );
+    if (covered || inside) continue;
+    out.push({ kind: "icon", label: "", box, conf: 0.6 });
+  }
+  return out;
+}
+
+/** The filled area of region `id` in its box when its outline is a circle (see the module comment). */
+function discShape(
+  label: Int32Array,
+  w: number,
+  id: number,
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+): { filled: number } | undefined {
+  const r = (x1 - x0 + (y1 - y0)) / 4;
+  const cx = (x0 + x1) / 2;
+  const cy = (y0 + y1) / 2;
+  const tol = CHORD_TOL + 0.08 * 2 * r;
+  let filled = 0;
+  for (let y = y0; y < y1; y++) {
+    let left = -1;
+    let right = -1;
+    for (let x = x0; x < x1; x++)
+      if (label[y * w + x] === id) {
+        if (left < 0) left = x;
+        right = x + 1;
+      }
+    // The chord anywhere within this pixel row: near the top and bottom it changes fast.
+    const dy = Math.abs(y + 0.5 - cy);
+    const chord = (d: number): number => 2 * Math.sqrt(Math.max(0, r * r - d * d));
+    const span = left < 0 ? 0 : right - left;
+    if (span < chord(dy + 0.5) - tol || span > chord(Math.max(0, dy - 0.5)) + tol) return undefined;
+    if (left >= 0 && Math.abs((left + right) / 2 - cx) > tol) return undefined;
+    filled += span;
+  }
+  const round = filled / (Math.PI * r * r);
+  return round >= MIN_ROUND && round <= MAX_ROUND ? { filled } : undefined;
+}

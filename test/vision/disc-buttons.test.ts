@@ -1,0 +1,72 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { realScreenSchema } from "../../src/lab/real/labels.js";
+import type { RgbImage } from "../../src/shared/image.js";
+import { proposeDiscButtons } from "../../src/vision/disc-buttons.js";
+
+const DIR = join(import.meta.dirname, "../../datasets/real-iphone");
+
+async function load(name: string): Promise<RgbImage> {
+  const { data, info } = await sharp(join(DIR, "images", name))
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, channels: 3, data };
+}
+const elements = (name: string) =>
+  realScreenSchema.parse(
+    JSON.parse(readFileSync(join(DIR, "labels", name.replace(/\.(png|jpe?g)$/, ".json")), "utf8")),
+  ).elements;
+const centreIn = (b: readonly number[], r: { box: readonly number[] }): boolean => {
+  const x = ((r.box[0] as number) + (r.box[2] as number)) / 2;
+  const y = ((r.box[1] as number) + (r.box[3] as number)) / 2;
+  return x >= (b[0] as number) && x <= (b[2] as number) && y >= (b[1] as number) && y <= (b[3] as number);
+};
+
+/** Real screens and the labels of the filled round buttons on them (22 pt clear buttons to 72 pt call buttons). */
+const CASES: [string, RegExp][] = [
+  ["rb-callkeep-incoming.png", /^(Accepter|Refuser)$/], // 72 pt decline/accept on a blurred photo
+  ["rb-autoglm-shortcuts-en.png", /^delete$/], // 22 pt grey ⊗ in cards
+  ["rd-zkytech-scriptable-list.jpg", /^more$/], // 27 pt ⋯ discs on coloured tiles
+  ["rb-universekb-t9-qwerty.png", /^done$/], // 44 pt yellow ✓ platter
+];
+
+describe("proposeDiscButtons", () => {
+  for (const [name, which] of CASES)
+    it(`finds the filled round buttons of ${name}`, async () => {
+      const rows = proposeDiscButtons(await load(name), []);
+      const truth = elements(name).filter((e) => which.test(e.label));
+      expect(truth.length).toBeGreaterThan(0);
+      for (const e of truth)
+        expect(
+          rows.filter((r) => centreIn(e.box, r)),
+          e.label,
+        ).toHaveLength(1);
+    });
+
+  it("leaves discs a row already covers, and plain discs with no symbol", async () => {
+    const screen = await load("rb-callkeep-incoming.png");
+    const decline = elements("rb-callkeep-incoming.png").find((e) => e.label === "Refuser");
+    if (!decline) throw new Error("label missing");
+    const rows = proposeDiscButtons(screen, [{ kind: "icon", label: "", box: decline.box, conf: 0.5 }]);
+    expect(rows.filter((r) => centreIn(decline.box, r))).toEqual([]);
+    // A flat red disc with nothing inside (a badge, a knob) is no button.
+    const w = 390;
+    const h = 844;
+    const data = Buffer.alloc(w * h * 3, 255);
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++)
+        if ((x - 200) ** 2 + (y - 400) ** 2 <= 30 ** 2) data.set([255, 59, 48], (y * w + x) * 3);
+    const plain: RgbImage = { width: w, height: h, channels: 3, data };
+    expect(proposeDiscButtons(plain, [])).toEqual([]);
+    // The same disc with a white ✕ inside is one.
+    for (let d = -12; d <= 12; d++)
+      for (let t = -1; t <= 1; t++) {
+        data.set([255, 255, 255], ((400 + d) * w + 200 + d + t) * 3);
+        data.set([255, 255, 255], ((400 + d) * w + 200 - d + t) * 3);
+      }
+    expect(proposeDiscButtons(plain, [])).toHaveLength(1);
+  });
+});

@@ -1,0 +1,65 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { realScreenSchema } from "../../src/lab/real/labels.js";
+import type { RgbImage } from "../../src/shared/image.js";
+import { applyPhotoGrid, findPhotoGrid } from "../../src/vision/photo-grid.js";
+
+const DIR = join(import.meta.dirname, "../../datasets/real-iphone");
+
+async function load(name: string): Promise<RgbImage> {
+  const { data, info } = await sharp(join(DIR, "images", name))
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, channels: 3, data };
+}
+const label = (name: string) =>
+  realScreenSchema.parse(
+    JSON.parse(readFileSync(join(DIR, "labels", name.replace(/\.(png|jpe?g)$/, ".json")), "utf8")),
+  );
+const inBox = (b: readonly number[], x: number, y: number): boolean =>
+  x >= (b[0] as number) && x <= (b[2] as number) && y >= (b[1] as number) && y <= (b[3] as number);
+
+describe("findPhotoGrid", () => {
+  it("lists every thumbnail and select circle of a real photo picker, with the circle's state", async () => {
+    const name = "ra-tzimagepicker-grid-zh.png";
+    const screen = await load(name);
+    const truth = label(name);
+    // The clips' duration bars as OCR would give them: those thumbnails are videos.
+    const durations = truth.text
+      .filter((t) => /^\d:\d\d$/.test(t.text))
+      .map((t) => ({ kind: "text" as const, label: t.text, box: t.box, conf: 1 }));
+    expect(durations.length).toBe(2);
+    const rows = applyPhotoGrid(screen, durations);
+    const photos = truth.elements.filter((e) => e.kind === "other" && /photo|video/.test(e.label));
+    const circles = truth.elements.filter((e) => e.kind === "checkbox" && e.label === "select");
+    expect(photos.length).toBeGreaterThan(15);
+    for (const p of photos)
+      expect(
+        rows.filter(
+          (r) => r.kind === "button" && inBox(p.box, (r.box[0] + r.box[2]) / 2, (r.box[1] + r.box[3]) / 2),
+        ),
+      ).toHaveLength(1);
+    for (const c of circles) {
+      const on = rows.filter(
+        (r) => r.kind === "checkbox" && inBox(c.box, (r.box[0] + r.box[2]) / 2, (r.box[1] + r.box[3]) / 2),
+      );
+      expect(on.map((r) => r.state)).toEqual([c.state]);
+    }
+    expect(rows.filter((r) => r.label === "video")).toHaveLength(2);
+    expect(rows.filter((r) => r.kind === "text")).toHaveLength(2);
+  });
+
+  it("finds no grid on screens of app icons, keys, round buttons or lists", async () => {
+    for (const name of [
+      "rb-callkeep-incoming.png",
+      "rd-homewidget-home-widget.png",
+      "rb-twilio-dial-view.png",
+      "rc-netnewswire-timeline-dark.png",
+      "rd-zkytech-scriptable-list.jpg",
+    ])
+      expect(findPhotoGrid(await load(name)), name).toEqual([]);
+  });
+});
