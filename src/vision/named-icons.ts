@@ -20,6 +20,13 @@ const MIN_APP_WIDTH = 0.1;
 const MAX_APP_WIDTH = 0.24;
 /** The name sits below the icon within this many icon heights of its bottom edge. */
 const NAME_GAP = 0.45;
+/**
+ * A name is small beside its tile: iOS sets home-screen, dock and share-sheet names in 11–12 pt text
+ * under 60 pt icons (call screens: 13 pt captions under 72 pt buttons), so the line's height is about
+ * a fifth of the icon's. A line set large under a round 44 pt button (a note's first line under the
+ * back button) is content, not a name.
+ */
+const MAX_NAME_HEIGHT = 0.35;
 /** Names are short: a home-screen label truncates at ~12 characters. */
 const MAX_NAME_CHARS = 24;
 
@@ -103,6 +110,7 @@ export function nameAppIcons(rows: readonly Candidate[], shape: ScreenShape): Ca
           below(icon.box, t.box) &&
           Math.abs(centreX(t.box) - centreX(icon.box)) < 0.3 * iw &&
           boxWidth(t.box) < 1.9 * iw &&
+          boxHeight(t.box) <= MAX_NAME_HEIGHT * boxHeight(icon.box) &&
           Array.from(t.label).length <= MAX_NAME_CHARS,
       )
       .sort((a, b) => a.box[1] - b.box[1])[0];

@@ -149,4 +149,16 @@ describe("acting on real iPhone screenshots through the listing", () => {
     expect(status.map((s) => s.label)).toEqual(["12:05"]);
     expect(view.entries.filter((e) => e !== status[0] && (e.box[1] + e.box[3]) / 2 < 0.045)).toEqual([]);
   });
+
+  it("a large line under a round button stays text; small names under app tiles still name them", async () => {
+    // A note's first line set large under the round back button is content an agent must read, not
+    // the button's name (iOS sets app names in 11–12 pt under 60 pt tiles).
+    const note = await vision.pipeline.fromScreenshot(load("rb-universekb-t9-qwerty").image);
+    expect(note.entries.find((e) => e.label === "你好")?.kind).toBe("text");
+    expect(note.entries.filter((e) => e.kind === "app")).toEqual([]);
+    const home = await vision.pipeline.fromScreenshot(load("rd-homewidget-home-widget").image);
+    expect(home.entries.filter((e) => e.kind === "app").map((e) => e.label)).toEqual(
+      expect.arrayContaining(["News", "Wallet"]),
+    );
+  });
 });
