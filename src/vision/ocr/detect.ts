@@ -104,6 +104,47 @@ export function detectionInput(image: RgbImage, width: number, height: number): 
   return out;
 }
 
+/**
+ * `detectionInput` of an image whose three channels all hold `grey` (`sw`×`sh`, one byte a pixel; a
+ * contrast-normalised screen): one sum per output pixel instead of three, the same floats.
+ */
+export function detectionInputGrey(
+  grey: Uint8Array,
+  sw: number,
+  sh: number,
+  width: number,
+  height: number,
+): Float32Array {
+  const xs = spans(sw, width);
+  const ys = spans(sh, height);
+  const plane = width * height;
+  const out = new Float32Array(3 * plane);
+  const acc = new Float64Array(width);
+  const scale = DET_STD.map((sd) => 1 / (255 * sd));
+  const shift = DET_MEAN.map((m, c) => m / (DET_STD[c] ?? 1));
+  for (let oy = 0; oy < height; oy++) {
+    acc.fill(0);
+    const y0 = ys[2 * oy] ?? 0;
+    const y1 = ys[2 * oy + 1] ?? 1;
+    for (let y = y0; y < y1; y++) {
+      const row = y * sw;
+      for (let ox = 0; ox < width; ox++) {
+        const x1 = xs[2 * ox + 1] as number;
+        let v = 0;
+        for (let i = row + (xs[2 * ox] as number); i < row + x1; i++) v += grey[i] as number;
+        acc[ox] = (acc[ox] as number) + v;
+      }
+    }
+    for (let ox = 0; ox < width; ox++) {
+      const n = ((xs[2 * ox + 1] ?? 1) - (xs[2 * ox] ?? 0)) * (y1 - y0);
+      const o = oy * width + ox;
+      const mean = (acc[ox] as number) / n;
+      for (let c = 0; c < 3; c++) out[c * plane + o] = mean * (scale[c] ?? 1) - (shift[c] ?? 0);
+    }
+  }
+  return out;
+}
+
 /** The already-visited 8-neighbours in a row-major scan: W, NW, N, NE. */
 const NEIGHBOUR_DX = [-1, -1, 0, 1] as const;
 const NEIGHBOUR_DY = [0, -1, -1, -1] as const;

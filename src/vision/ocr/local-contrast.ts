@@ -34,64 +34,91 @@ export interface LocalContrastOptions {
 
 export const DEFAULT_LOCAL_CONTRAST: LocalContrastOptions = { radius: 0.026, gain: 40, floor: 10 };
 
+/** A normalised screen: grey in all three channels, and that grey once more as one byte a pixel. */
+export type NormalizedImage = RgbImage & {
+  /** The grey plane (`width`×`height`, row-major): what each pixel's three channels hold. */
+  grey: Uint8Array;
+};
+
 export function normalizeLocalContrast(
   image: RgbImage,
   options: LocalContrastOptions = DEFAULT_LOCAL_CONTRAST,
-): RgbImage {
+): NormalizedImage {
   const { width: w, height: h, data } = image;
   // The mean and the deviation are smooth fields: they are box-filtered on a grid of CELL×CELL cells
-  // and read back bilinearly, a fraction of the cost of filtering every pixel.
+  // and read back bilinearly, a fraction of the cost of filtering every pixel. Each pass walks the
+  // image a row at a time and a cell at a time, keeping a cell's running sum in a local rounded to
+  // float32 at every step (`Math.fround`), exactly as accumulating in the Float32Array would.
   const gw = Math.ceil(w / CELL);
   const gh = Math.ceil(h / CELL);
   const r = Math.max(1, Math.round((options.radius * w) / CELL));
-  const cellOf = new Int32Array(w);
-  for (let x = 0; x < w; x++) cellOf[x] = (x / CELL) | 0;
   const grey = new Uint8Array(w * h);
   const cells = new Float32Array(gw * gh);
   for (let y = 0, j = 0, i = 0; y < h; y++) {
     const row = ((y / CELL) | 0) * gw;
-    for (let x = 0; x < w; x++, j++, i += 3) {
-      const v = inkGrey(data, i);
-      grey[j] = v;
-      const c = row + (cellOf[x] ?? 0);
-      cells[c] = (cells[c] ?? 0) + v;
+    for (let c = 0, x = 0; c < gw; c++) {
+      const end = Math.min(w, x + CELL);
+      let sum = cells[row + c] as number;
+      for (; x < end; x++, j++, i += 3) {
+        const v = inkGrey(data, i);
+        grey[j] = v;
+        sum = Math.fround(sum + v);
+      }
+      cells[row + c] = sum;
     }
   }
   const counts = cellCounts(w, h, gw, gh);
-  for (let c = 0; c < cells.length; c++) cells[c] = (cells[c] ?? 0) / (counts[c] ?? 1);
+  for (let c = 0; c < cells.length; c++) cells[c] = (cells[c] as number) / (counts[c] as number);
   const scratch = new Float32Array(gw * gh);
   const meanGrid = new Float32Array(gw * gh);
   smooth(cells, meanGrid, scratch, gw, gh, r);
   const mean = new GridRows(meanGrid, gw, gh, w);
   cells.fill(0);
+  // The mean is interpolated in place, rounded to float32 as a Float32Array row would hold it.
+  const { x0: cols, fx } = mean;
   for (let y = 0, j = 0; y < h; y++) {
     const row = ((y / CELL) | 0) * gw;
-    const m = mean.row(y);
-    for (let x = 0; x < w; x++, j++) {
-      const c = row + (cellOf[x] ?? 0);
-      cells[c] = (cells[c] ?? 0) + Math.abs((grey[j] ?? 0) - (m[x] ?? 0));
+    const mb = mean.blendRow(y);
+    for (let c = 0, x = 0; c < gw; c++) {
+      const end = Math.min(w, x + CELL);
+      let sum = cells[row + c] as number;
+      for (; x < end; x++, j++) {
+        const l = mb[cols[x] as number] as number;
+        const m = Math.fround(l + ((mb[(cols[x] as number) + 1] as number) - l) * (fx[x] as number));
+        sum = Math.fround(sum + Math.abs((grey[j] as number) - m));
+      }
+      cells[row + c] = sum;
     }
   }
-  for (let c = 0; c < cells.length; c++) cells[c] = (cells[c] ?? 0) / (counts[c] ?? 1);
+  for (let c = 0; c < cells.length; c++) cells[c] = (cells[c] as number) / (counts[c] as number);
   const devGrid = new Float32Array(gw * gh);
   smooth(cells, devGrid, scratch, gw, gh, r);
   // gain / (deviation + floor) is as smooth as the deviation: interpolating it saves a division a pixel.
   const { gain, floor } = options;
-  for (let c = 0; c < devGrid.length; c++) devGrid[c] = gain / ((devGrid[c] ?? 0) + floor);
+  for (let c = 0; c < devGrid.length; c++) devGrid[c] = gain / ((devGrid[c] as number) + floor);
   const scale = new GridRows(devGrid, gw, gh, w);
   const out = Buffer.allocUnsafe(w * h * 3);
+  const flat = new Uint8Array(w * h);
+  // Both fields share the column weights.
   for (let y = 0, j = 0, i = 0; y < h; y++) {
-    const m = mean.row(y);
-    const k = scale.row(y);
+    const mb = mean.blendRow(y);
+    const kb = scale.blendRow(y);
     for (let x = 0; x < w; x++, j++, i += 3) {
-      const v = 128.5 + ((grey[j] ?? 0) - (m[x] ?? 0)) * (k[x] ?? 0);
+      const c = cols[x] as number;
+      const f = fx[x] as number;
+      const ml = mb[c] as number;
+      const kl = kb[c] as number;
+      const m = Math.fround(ml + ((mb[c + 1] as number) - ml) * f);
+      const k = Math.fround(kl + ((kb[c + 1] as number) - kl) * f);
+      const v = 128.5 + ((grey[j] as number) - m) * k;
       const byte = v <= 0 ? 0 : v >= 255 ? 255 : v | 0;
+      flat[j] = byte;
       out[i] = byte;
       out[i + 1] = byte;
       out[i + 2] = byte;
     }
   }
-  return { width: w, height: h, channels: 3, data: out };
+  return { width: w, height: h, channels: 3, data: out, grey: flat };
 }
 
 /** min(R, G, B) of the pixel whose red byte is at `i`. */
@@ -145,10 +172,10 @@ function cellCounts(w: number, h: number, gw: number, gh: number): Float32Array 
  * vertical blend is done once per row over the grid's columns, the horizontal one per pixel.
  */
 class GridRows {
-  private readonly x0: Int32Array;
-  private readonly fx: Float32Array;
+  /** Per image column: the grid column left of it and the weight of the one right of it. */
+  readonly x0: Int32Array;
+  readonly fx: Float32Array;
   private readonly blend: Float32Array;
-  private readonly out: Float32Array;
 
   constructor(
     private readonly grid: Float32Array,
@@ -165,26 +192,22 @@ class GridRows {
       this.fx[x] = gw > 1 ? g - x0 : 0;
     }
     this.blend = new Float32Array(gw + 1);
-    this.out = new Float32Array(width);
   }
 
-  /** The field along image row `y` (a buffer reused by the next call). */
-  row(y: number): Float32Array {
-    const { grid, gw, gh, blend, out, x0, fx } = this;
+  /**
+   * The grid blended vertically for image row `y` (`gw + 1` values, the last repeating the one before;
+   * a buffer reused by the next call): the field at column x is `lerp(b[x0[x]], b[x0[x] + 1], fx[x])`.
+   */
+  blendRow(y: number): Float32Array {
+    const { grid, gw, gh, blend } = this;
     const g = Math.min(gh - 1, Math.max(0, (y + 0.5) / CELL - 0.5));
     const y0 = Math.max(0, Math.min(gh - 2, g | 0));
     const fy = gh > 1 ? g - y0 : 0;
     const a = y0 * gw;
     const b = gh > 1 ? a + gw : a;
-    for (let c = 0; c < gw; c++) blend[c] = (grid[a + c] ?? 0) * (1 - fy) + (grid[b + c] ?? 0) * fy;
-    blend[gw] = blend[gw - 1] ?? 0;
-    for (let x = 0; x < out.length; x++) {
-      const c = x0[x] ?? 0;
-      const f = fx[x] ?? 0;
-      const left = blend[c] ?? 0;
-      out[x] = left + ((blend[c + 1] ?? 0) - left) * f;
-    }
-    return out;
+    for (let c = 0; c < gw; c++) blend[c] = (grid[a + c] as number) * (1 - fy) + (grid[b + c] as number) * fy;
+    blend[gw] = blend[gw - 1] as number;
+    return blend;
   }
 }
 

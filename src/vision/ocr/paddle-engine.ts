@@ -4,7 +4,7 @@ import { PiclawError } from "../../util/errors.js";
 import type { OcrEngine, TextLine } from "../types.js";
 import { recoverSkippedHan, splitAtHanGaps, unifyHanScript } from "./cjk.js";
 import type { OcrOptions } from "./config.js";
-import { dbBoxes, detectionInput, detectionSize, type PixelBox } from "./detect.js";
+import { dbBoxes, detectionInput, detectionInputGrey, detectionSize, type PixelBox } from "./detect.js";
 import { endsWithRaisedMark, tightenToInk, withLeadingDash } from "./ink.js";
 import { darkestChannelSpread, normalizeLocalContrast, WASHED_OUT_SPREAD } from "./local-contrast.js";
 import {
@@ -97,8 +97,9 @@ export class PaddleOcrEngine implements OcrEngine {
     // read in true colours (the normalised grey loses fine marks such as `°`), and only a washed-out
     // region read weakly in colour is read again from the normalised image, the more confident reading
     // winning.
-    const flat = this.options.localContrast ? normalizeLocalContrast(image) : image;
-    const boxes = (await this.detect(flat)).map((b) => withLeadingDash(flat, b));
+    const normalized = this.options.localContrast ? normalizeLocalContrast(image) : undefined;
+    const flat: RgbImage = normalized ?? image;
+    const boxes = (await this.detect(flat, normalized?.grey)).map((b) => withLeadingDash(flat, b));
     const read = await this.read(detail, boxes.map(toDetail));
     if (flat !== image) {
       const weak = read.flatMap((r, i) => {
@@ -155,15 +156,13 @@ export class PaddleOcrEngine implements OcrEngine {
     return lines;
   }
 
-  /** Text regions in source pixels. */
-  private async detect(image: RgbImage): Promise<PixelBox[]> {
+  /** Text regions in source pixels; `grey`: the image's one plane when its three channels are equal. */
+  private async detect(image: RgbImage, grey?: Uint8Array): Promise<PixelBox[]> {
     const size = detectionSize(image.width, image.height, this.options.detectionWidth);
-    const input = new this.parts.ort.Tensor("float32", detectionInput(image, size.width, size.height), [
-      1,
-      3,
-      size.height,
-      size.width,
-    ]);
+    const data = grey
+      ? detectionInputGrey(grey, image.width, image.height, size.width, size.height)
+      : detectionInput(image, size.width, size.height);
+    const input = new this.parts.ort.Tensor("float32", data, [1, 3, size.height, size.width]);
     const out = await this.parts.det.run({ [this.parts.det.inputNames[0] ?? "x"]: input });
     const map = out[this.parts.det.outputNames[0] ?? ""];
     if (!map || !(map.data instanceof Float32Array))
