@@ -40,11 +40,18 @@ export type NormalizedImage = RgbImage & {
   grey: Uint8Array;
 };
 
+/**
+ * `into`: an earlier result of the same size whose buffers may be overwritten (the caller is done with
+ * it); it is returned. A 3× screenshot's copy and plane are 12 MB: written in place each peek, they
+ * never pile up as garbage waiting for a collection (peak RSS).
+ */
 export function normalizeLocalContrast(
   image: RgbImage,
   options: LocalContrastOptions = DEFAULT_LOCAL_CONTRAST,
+  into?: NormalizedImage,
 ): NormalizedImage {
   const { width: w, height: h, data } = image;
+  const reuse = into && into.width === w && into.height === h ? into : undefined;
   // The mean and the deviation are smooth fields: they are box-filtered on a grid of CELL×CELL cells
   // and read back bilinearly, a fraction of the cost of filtering every pixel. Each pass walks the
   // image a row at a time and a cell at a time, keeping a cell's running sum in a local rounded to
@@ -52,7 +59,8 @@ export function normalizeLocalContrast(
   const gw = Math.ceil(w / CELL);
   const gh = Math.ceil(h / CELL);
   const r = Math.max(1, Math.round((options.radius * w) / CELL));
-  const grey = new Uint8Array(w * h);
+  // Every byte of both buffers is written before it is read.
+  const grey = reuse?.grey ?? new Uint8Array(w * h);
   const cells = new Float32Array(gw * gh);
   for (let y = 0, j = 0, i = 0; y < h; y++) {
     const row = ((y / CELL) | 0) * gw;
@@ -97,8 +105,8 @@ export function normalizeLocalContrast(
   const { gain, floor } = options;
   for (let c = 0; c < devGrid.length; c++) devGrid[c] = gain / ((devGrid[c] as number) + floor);
   const scale = new GridRows(devGrid, gw, gh, w);
-  const out = Buffer.allocUnsafe(w * h * 3);
-  const flat = new Uint8Array(w * h);
+  const out = reuse?.data ?? Buffer.allocUnsafe(w * h * 3);
+  // Each grey byte is read for the last time here: the plane takes the output in its place.
   // Both fields share the column weights.
   for (let y = 0, j = 0, i = 0; y < h; y++) {
     const mb = mean.blendRow(y);
@@ -112,13 +120,13 @@ export function normalizeLocalContrast(
       const k = Math.fround(kl + ((kb[c + 1] as number) - kl) * f);
       const v = 128.5 + ((grey[j] as number) - m) * k;
       const byte = v <= 0 ? 0 : v >= 255 ? 255 : v | 0;
-      flat[j] = byte;
+      grey[j] = byte;
       out[i] = byte;
       out[i + 1] = byte;
       out[i + 2] = byte;
     }
   }
-  return { width: w, height: h, channels: 3, data: out, grey: flat };
+  return reuse ?? { width: w, height: h, channels: 3, data: out, grey };
 }
 
 /** min(R, G, B) of the pixel whose red byte is at `i`. */

@@ -6,7 +6,13 @@ import { recoverSkippedHan, splitAtHanGaps, unifyHanScript } from "./cjk.js";
 import type { OcrOptions } from "./config.js";
 import { dbBoxes, detectionInput, detectionInputGrey, detectionSize, type PixelBox } from "./detect.js";
 import { endsWithRaisedMark, tightenToInk, withLeadingDash } from "./ink.js";
-import { darkestChannelSpread, normalizeLocalContrast, WASHED_OUT_SPREAD } from "./local-contrast.js";
+import {
+  DEFAULT_LOCAL_CONTRAST,
+  darkestChannelSpread,
+  type NormalizedImage,
+  normalizeLocalContrast,
+  WASHED_OUT_SPREAD,
+} from "./local-contrast.js";
 import {
   ctcDecode,
   type FinishedText,
@@ -56,6 +62,8 @@ const MIN_IMAGE_SIDE = 8;
 export class PaddleOcrEngine implements OcrEngine {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  /** The last run's normalised copy, overwritten by the next run of the same size (runs never overlap). */
+  private normalized: NormalizedImage | undefined;
 
   constructor(
     private readonly parts: PaddleOcrParts,
@@ -73,6 +81,7 @@ export class PaddleOcrEngine implements OcrEngine {
     if (this.closed) return;
     this.closed = true;
     await this.queue;
+    this.normalized = undefined;
     await Promise.all([this.parts.det.release(), this.parts.rec.release()]);
   }
 
@@ -97,7 +106,10 @@ export class PaddleOcrEngine implements OcrEngine {
     // read in true colours (the normalised grey loses fine marks such as `°`), and only a washed-out
     // region read weakly in colour is read again from the normalised image, the more confident reading
     // winning.
-    const normalized = this.options.localContrast ? normalizeLocalContrast(image) : undefined;
+    const normalized = this.options.localContrast
+      ? normalizeLocalContrast(image, DEFAULT_LOCAL_CONTRAST, this.normalized)
+      : undefined;
+    this.normalized = normalized;
     const flat: RgbImage = normalized ?? image;
     const boxes = (await this.detect(flat, normalized?.grey)).map((b) => withLeadingDash(flat, b));
     const read = await this.read(detail, boxes.map(toDetail));

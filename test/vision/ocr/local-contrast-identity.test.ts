@@ -189,6 +189,25 @@ describe("normalizeLocalContrast (fast path) against the plain formulation", () 
   });
 });
 
+describe("normalizeLocalContrast into an earlier result", () => {
+  it("overwrites the earlier buffers of the same size with what a fresh call gives", () => {
+    const first = normalizeLocalContrast(synthetic(90, 160, 1));
+    const second = synthetic(90, 160, 2);
+    const fresh = normalizeLocalContrast(second);
+    const reused = normalizeLocalContrast(second, DEFAULT_LOCAL_CONTRAST, first);
+    expect(reused).toBe(first);
+    expect(Buffer.compare(reused.data, fresh.data)).toBe(0);
+    expect(Buffer.compare(Buffer.from(reused.grey), Buffer.from(fresh.grey))).toBe(0);
+  });
+
+  it("allocates anew when the size differs", () => {
+    const first = normalizeLocalContrast(synthetic(90, 160, 1));
+    const other = normalizeLocalContrast(synthetic(91, 160, 1), DEFAULT_LOCAL_CONTRAST, first);
+    expect(other).not.toBe(first);
+    expect(Buffer.compare(other.data, referenceNormalize(synthetic(91, 160, 1)))).toBe(0);
+  });
+});
+
 describe("detectionInputGrey", () => {
   it("gives the same det input as the three-channel path on the normalised screen", async () => {
     for (const image of [synthetic(333, 700, 9), await realScreen("ra-cowabunga-settings-extra-tools.png")]) {
