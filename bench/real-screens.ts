@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { extname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { parseConfig } from "../src/app/config/load.js";
+import { DAEMON_NODE_FLAGS } from "../src/app/node-flags.js";
 import { realCameraFrame } from "../src/lab/real/camera.js";
 import { loadRealSet } from "../src/lab/real/dataset.js";
 import { type RealScreenScore, scoreRealScreen } from "../src/lab/real/evaluate.js";
@@ -112,11 +113,11 @@ try {
   let peek: { n: number; medianMs: number; p90Ms: number; cpuMsMedian: number; peakRssMb: number } | null =
     null;
   if (peekInputs > 0) {
-    // The appliance's malloc settings (systemd unit), as bench/vision.ts measures.
+    // The appliance's malloc settings and node flags (systemd unit), as bench/vision.ts measures.
     const env = { ...process.env, MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "4194304" };
     const script = new URL("./vision-peek.js", import.meta.url).pathname;
     const raw = JSON.parse(
-      execFileSync(process.execPath, [script, peekDir, "2"], { encoding: "utf8", env }),
+      execFileSync(process.execPath, [...DAEMON_NODE_FLAGS, script, peekDir, "2"], { encoding: "utf8", env }),
     ) as {
       n: number;
       totals: number[];

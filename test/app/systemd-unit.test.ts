@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { DAEMON_NODE_FLAGS } from "../../src/app/node-flags.js";
 import { projectRoot } from "../../src/util/paths.js";
 
 const UNIT = join(projectRoot(), "systemd", "piclaw.service");
@@ -73,11 +74,19 @@ describe("systemd/piclaw.service", () => {
 
   it("runs the installed app as the piclaw user with the device groups and its state directory", () => {
     expect(one("Service.ExecStart")).toBe(
-      "/usr/bin/node /opt/piclaw/bin/piclaw.js start --config /etc/piclaw/config.yaml",
+      `/usr/bin/node ${DAEMON_NODE_FLAGS.join(" ")} /opt/piclaw/bin/piclaw.js start --config /etc/piclaw/config.yaml`,
     );
     expect(one("Service.User")).toBe("piclaw");
     expect(one("Service.SupplementaryGroups")?.split(/\s+/).sort()).toEqual(["dialout", "gpio", "video"]);
     expect(one("Service.StateDirectory")).toBe("piclaw");
+  });
+
+  it("starts node with the daemon's V8 flags, as `npm start` does", () => {
+    expect(DAEMON_NODE_FLAGS.length).toBeGreaterThan(0);
+    const pkg = JSON.parse(readFileSync(join(projectRoot(), "package.json"), "utf8")) as {
+      scripts: Record<string, string>;
+    };
+    expect(pkg.scripts.start).toBe(`node ${DAEMON_NODE_FLAGS.join(" ")} bin/piclaw.js start`);
   });
 
   it("is hardened, but leaves device nodes and the GPIO/PWM sysfs writable", () => {
