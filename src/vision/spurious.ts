@@ -1,4 +1,5 @@
 import type { RgbImage } from "../shared/image.js";
+import { wallpaperAboveDock } from "./home-wallpaper.js";
 import { findModalCard } from "./modal.js";
 import { passcodeDots } from "./passcode-dots.js";
 import { listPictures } from "./pictures.js";
@@ -52,8 +53,9 @@ export function dropSpuriousRows(
   const rows = screen ? listPictures(screen, input) : input;
   const card = screen ? findModalCard(screen, rows) : undefined;
   const dots = passcodeDots(rows);
+  const wallpaper = wallpaperAboveDock(rows, aspect);
   return rows.filter((r) => {
-    if (dots.has(r)) return false;
+    if (dots.has(r) || wallpaper.has(r)) return false;
     if (card && BEHIND_MODAL.has(r.kind) && !contains(card, centreX(r.box), centreY(r.box))) return false;
     if (card && r.kind === "text" && cutByCard(r.box, card)) return false;
     if (r.kind !== "icon") return true;
