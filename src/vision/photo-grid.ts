@@ -51,7 +51,7 @@ const MIN_TILES = 4;
 /** Thumbnails sit at most this far apart across a row (app icons on a home screen are ~25 pt apart). */
 const MAX_GUTTER_PT = 10;
 
-export interface Comp {
+interface Comp {
   x0: number;
   y0: number;
   x1: number;
