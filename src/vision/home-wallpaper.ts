@@ -8,9 +8,10 @@ import { boxHeight, centreY } from "./row.js";
  * "Search" pill, centred). Whatever OCR or the detector finds elsewhere in that strip — a wallpaper's
  * lettering, logos, shapes — is the wallpaper, which takes no taps.
  *
- * The dock is three or more `app` rows on one line in the bottom fifth of the screen; the strip is the
- * 80 pt above its top (the page dots sit ~75 pt above it on Face ID iPhones), and the rule holds only
- * when the page indicator was found in it (`page-dots.ts`, or the Search pill's title).
+ * The dock is three or more `app` rows on one line in the bottom fifth of the screen; the page indicator
+ * (`page-dots.ts`, or the Search pill's title) is looked for in the 80 pt above its top (the dots sit
+ * ~60–75 pt above it on Face ID iPhones); without it nothing goes. The strip is from the indicator's
+ * level down to the dock.
  */
 
 /** A dock's apps lie below this fraction of the height. */
@@ -33,17 +34,22 @@ export function wallpaperAboveDock(rows: readonly Candidate[], aspect: number): 
   const strip = STRIP_PT / SCREEN_PT / aspect;
   const inStrip = (r: Candidate): boolean => centreY(r.box) < top && centreY(r.box) > top - strip;
   // The page indicator must have been found in the strip: it is what says this is a home screen's.
-  const indicator = rows.some(
+  // The grid ends above it (an app's name never reaches the indicator's level), so the wallpaper strip
+  // runs from half the indicator's height above it down to the dock.
+  const indicator = rows.find(
     (r) =>
       inStrip(r) &&
       ((r.kind === "button" && r.label === "page dots") ||
         (r.kind === "text" && SEARCH.test(r.label.trim()))),
   );
   if (!indicator) return out;
+  const from = indicator.box[1] - 0.5 * boxHeight(indicator.box);
   for (const r of rows) {
-    if (r.kind !== "text" && r.kind !== "icon") continue;
+    if (r === indicator || (r.kind !== "text" && r.kind !== "icon")) continue;
     if (r.kind === "text" && SEARCH.test(r.label.trim())) continue;
-    if (inStrip(r)) out.add(r);
+    // A badge on a dock app's corner reaches above the dock: it is the app's, not the wallpaper's.
+    const onDock = dock.some((a) => r.box[3] > a.box[1] && r.box[0] < a.box[2] && r.box[2] > a.box[0]);
+    if (!onDock && centreY(r.box) > from && centreY(r.box) < top) out.add(r);
   }
   return out;
 }
