@@ -88,6 +88,17 @@ describe("wallpaper above the dock", () => {
     for (const t of texts(label)) expect(kept.some((r) => r.label === t.label)).toBe(true);
   });
 
+  it("keeps the grid's last row of app names above the page dots", async () => {
+    const { label, image } = await load("rd-fordpass-home-widget-dark");
+    const dock = label.elements
+      .filter((e) => e.kind === "app" && e.box[1] > 0.8)
+      .map((e) => row("app", e.label, e.box));
+    const dots = row("button", "page dots", [0.403, 0.814, 0.597, 0.831]);
+    // An app name of a sixth grid row would end ~10 pt above the dots, inside 80 pt of the dock.
+    const name = row("text", "Weather", [0.08, 0.79, 0.22, 0.803]);
+    expect(wallpaperAboveDock([...dock, dots, name], aspectOf(image)).size).toBe(0);
+  });
+
   it("needs the page indicator: with none found, nothing goes", async () => {
     const { label, image } = await load("rd-fordpass-home-widget-dark");
     const dock = label.elements
