@@ -95,7 +95,7 @@ describe("wallpaper above the dock", () => {
       .map((e) => row("app", e.label, e.box));
     const dots = row("button", "page dots", [0.403, 0.814, 0.597, 0.831]);
     // An app name of a sixth grid row would end ~10 pt above the dots, inside 80 pt of the dock.
-    const name = row("text", "Weather", [0.08, 0.79, 0.22, 0.803]);
+    const name = row("text", "Weather", [0.08, 0.795, 0.22, 0.808]);
     expect(wallpaperAboveDock([...dock, dots, name], aspectOf(image)).size).toBe(0);
   });
 
