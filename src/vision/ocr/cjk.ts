@@ -55,6 +55,30 @@ export function hanScriptCounts(text: string): { hans: number; hant: number } {
 }
 
 /**
+ * For a recogniser's `dictionary` (entry k − 1 is CTC class k): each class's partner, the class of the
+ * same character in the other script (`营` ↔ `營`, from the Simplified → Traditional table, then the
+ * Traditional → Simplified one for forms the first does not reach), 0 where it has none. For
+ * `ctcDecode`'s `partners`.
+ */
+export function variantPartners(dictionary: readonly string[]): Int32Array {
+  const classOf = new Map<string, number>();
+  dictionary.forEach((c, i) => {
+    if (!classOf.has(c)) classOf.set(c, i + 1);
+  });
+  const partners = new Int32Array(dictionary.length + 1);
+  const link = (a: string, b: string) => {
+    const ca = classOf.get(a);
+    const cb = classOf.get(b);
+    if (ca === undefined || cb === undefined) return;
+    if (!partners[ca]) partners[ca] = cb;
+    if (!partners[cb]) partners[cb] = ca;
+  };
+  for (const [hans, hant] of TO_HANT) link(hans, hant);
+  for (const [hant, hans] of TO_HANS) link(hant, hans);
+  return partners;
+}
+
+/**
  * Bring each line to one Chinese script: a line with more Traditional-only than Simplified-only
  * characters has its Simplified-only ones converted (`號(近市政中心左侧` → `左側`), and the other way round;
  * a line with as many of each takes the screen's majority (a screen is one app's localisation), and one

@@ -143,6 +143,13 @@ export interface CtcResult {
 /**
  * Greedy CTC decode of one sequence: `probs` holds `steps`×`classes` softmax scores; class 0 is the
  * blank, class k ≥ 1 is `dictionary[k − 1]`; repeats without a blank between collapse into one.
+ *
+ * With `partners` (class → the class of the same character's other Chinese script, 0 for none:
+ * `variantPartners` in `cjk.ts`), a character's score on a frame is the sum of both forms' scores: the
+ * recogniser, trained mostly on Simplified text, splits a Traditional glyph's score between its two
+ * forms (`營` 0.38, `营` 0.20, `管` 0.18), which a line's script fixes afterwards (`unifyHanScript`), so
+ * the character wins the frame (over a look-alike or the blank) with their sum, emitted as the
+ * higher-scoring form. Both forms of one character on adjacent frames are one emission.
  */
 export function ctcDecode(
   probs: Float32Array,
@@ -150,33 +157,71 @@ export function ctcDecode(
   steps: number,
   classes: number,
   dictionary: readonly string[],
+  partners?: Int32Array,
 ): CtcResult {
   const out: CtcResult = { chars: [], scores: [], steps: [], length: steps, spaceBefore: [] };
   // The space class is the dictionary's last entry (PaddleOCR's use_space_char), CTC class `classes − 1`.
   const spaceClass = dictionary[classes - 2] === " " ? classes - 1 : -1;
+  // Both forms of a character share one key, so a run switching between them collapses.
+  const key = (c: number) => Math.min(c, partners?.[c] || c);
   let last = 0;
   let space = 0;
   for (let t = 0; t < steps; t++) {
     const base = offset + t * classes;
     let best = 0;
     let bestScore = -1;
+    // The runners-up (second and third), for a character whose two forms together outscore `best`.
+    let second = 0;
+    let secondScore = -1;
+    let third = 0;
+    let thirdScore = -1;
     for (let c = 0; c < classes; c++) {
       const s = probs[base + c] ?? 0;
+      if (s <= thirdScore) continue;
       if (s > bestScore) {
-        bestScore = s;
+        third = second;
+        thirdScore = secondScore;
+        second = best;
+        secondScore = bestScore;
         best = c;
+        bestScore = s;
+      } else if (s > secondScore) {
+        third = second;
+        thirdScore = secondScore;
+        second = c;
+        secondScore = s;
+      } else {
+        third = c;
+        thirdScore = s;
       }
     }
-    if (best !== 0 && best !== last) {
+    if (partners) {
+      const merged = (c: number) => {
+        const p = partners[c] ?? 0;
+        return (probs[base + c] ?? 0) + (c > 0 && p > 0 ? (probs[base + p] ?? 0) : 0);
+      };
+      bestScore = merged(best);
+      for (const c of [second, third])
+        if (c > 0 && (partners[c] ?? 0) > 0) {
+          const m = merged(c);
+          if (m > bestScore) {
+            best = c;
+            bestScore = m;
+          }
+        }
+      const other = best > 0 ? (partners[best] ?? 0) : 0;
+      if (other > 0 && (probs[base + other] ?? 0) > (probs[base + best] ?? 0)) best = other;
+    }
+    if (best !== 0 && key(best) !== last) {
       out.chars.push(dictionary[best - 1] ?? "");
-      out.scores.push(bestScore);
+      out.scores.push(Math.min(1, bestScore));
       out.steps.push(t);
       out.spaceBefore.push(out.chars.length > 1 ? space : 0);
       space = 0;
     } else if (spaceClass > 0) {
       space = Math.max(space, probs[base + spaceClass] ?? 0);
     }
-    last = best;
+    last = best === 0 ? 0 : key(best);
   }
   return out;
 }
@@ -261,6 +306,8 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
  * text or digits, and an English label never starts with one.
  */
 const HAN = /\p{Script=Han}/u;
+/** What `dashes.ts` measures: the recogniser's dash-like characters, and a digit (only a line's first). */
+const DASH_OR_DIGIT = /^[-－—–一\d]$/u;
 
 /**
  * iOS truncates a label that does not fit with an ellipsis (`…`, UILabel's default `byTruncatingTail`);
@@ -312,6 +359,8 @@ export interface FinishedText {
   marks?: { index: number; at: number }[];
   /** Spaces in `text`, likewise: where a line holding two labels may be cut (`split.ts`). */
   spaces?: { index: number; at: number }[];
+  /** Dash-like characters and a leading digit, likewise: their ink says which dash (`dashes.ts`). */
+  dashes?: { index: number; at: number }[];
 }
 
 /**
@@ -373,12 +422,14 @@ export function finishText(
   const scores = r.scores.slice(start, end);
   const marks: { index: number; at: number }[] = [];
   const spaces: { index: number; at: number }[] = [];
+  const dashes: { index: number; at: number }[] = [];
   let index = 0;
   for (let i = start; i < end; i++) {
     const c = r.chars[i] ?? "";
     const at = cropWidth > 0 ? Math.min(1, (((r.steps[i] ?? 0) + 0.5) * colPerStep) / cropWidth) : 0;
     if (c === "'" || c === '"') marks.push({ index, at });
-    if (c === " ") spaces.push({ index, at });
+    if (c === " " || c === "\u3000") spaces.push({ index, at });
+    if (DASH_OR_DIGIT.test(c) && (index === 0 || !/\d/u.test(c))) dashes.push({ index, at });
     index += c.length;
   }
   return {
@@ -388,5 +439,6 @@ export function finishText(
     end: edge,
     ...(marks.length > 0 ? { marks } : {}),
     ...(spaces.length > 0 ? { spaces } : {}),
+    ...(dashes.length > 0 ? { dashes } : {}),
   };
 }
