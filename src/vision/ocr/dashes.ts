@@ -103,7 +103,6 @@ export function isBar(c: InkComponent, top: number, bottom: number): boolean {
 
 /** Characters the recogniser gives a dash: hyphen-minus, full-width hyphen, em dash, and `一` by it. */
 const DASH_LIKE = new Set(["-", "－", "—", "–", "一"]);
-const HAN = /\p{Script=Han}/u;
 const LATIN_LETTER = /\p{Script=Latin}/u;
 const DIGIT = /\p{N}/u;
 
