@@ -236,7 +236,8 @@ export const SPACE_SCORE = 0.02;
 /**
  * Put back the spaces the greedy decode dropped between words: where the space class scored at least
  * `SPACE_SCORE` between two characters, and after a comma (`Today,-5HRS` → `Today, -5HRS`) unless it
- * sits between digits (`1,000`). Inserted spaces take the next character's step and score.
+ * sits between digits (`1,000`). Inserted spaces take the next character's score and the step halfway
+ * between their neighbours' (the gap's middle: `split.ts` looks for a space inside a wide gap).
  */
 export function restoreSpaces(r: CtcResult, minScore = SPACE_SCORE): CtcResult {
   const out: CtcResult = { chars: [], scores: [], steps: [], length: r.length, spaceBefore: [] };
@@ -251,7 +252,7 @@ export function restoreSpaces(r: CtcResult, minScore = SPACE_SCORE): CtcResult {
     if (i > 0 && prev !== undefined && prev !== " " && c !== " " && gap) {
       out.chars.push(" ");
       out.scores.push(score);
-      out.steps.push(step);
+      out.steps.push(((out.steps[out.steps.length - 1] ?? step) + step) / 2);
       out.spaceBefore.push(0);
     }
     out.chars.push(c);
@@ -306,8 +307,8 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
  * text or digits, and an English label never starts with one.
  */
 const HAN = /\p{Script=Han}/u;
-/** What `dashes.ts` measures: the recogniser's dash-like characters, and a digit (only a line's first). */
-const DASH_OR_DIGIT = /^[-－—–一\d]$/u;
+/** What `dashes.ts` measures: the recogniser's dash-like characters (and a line's first character). */
+const DASH_LIKE = /^[-－—–一]$/u;
 
 /**
  * iOS truncates a label that does not fit with an ellipsis (`…`, UILabel's default `byTruncatingTail`);
@@ -359,7 +360,10 @@ export interface FinishedText {
   marks?: { index: number; at: number }[];
   /** Spaces in `text`, likewise: where a line holding two labels may be cut (`split.ts`). */
   spaces?: { index: number; at: number }[];
-  /** Dash-like characters and a leading digit, likewise: their ink says which dash (`dashes.ts`). */
+  /**
+   * The first character and dash-like ones, likewise: their ink says which dash (`dashes.ts`) and
+   * whether an unread `©` precedes the line (`copyright.ts`).
+   */
   dashes?: { index: number; at: number }[];
 }
 
@@ -429,7 +433,7 @@ export function finishText(
     const at = cropWidth > 0 ? Math.min(1, (((r.steps[i] ?? 0) + 0.5) * colPerStep) / cropWidth) : 0;
     if (c === "'" || c === '"') marks.push({ index, at });
     if (c === " " || c === "\u3000") spaces.push({ index, at });
-    if (DASH_OR_DIGIT.test(c) && (index === 0 || !/\d/u.test(c))) dashes.push({ index, at });
+    if (index === 0 || DASH_LIKE.test(c)) dashes.push({ index, at });
     index += c.length;
   }
   return {

@@ -88,6 +88,13 @@ describe("word spaces", () => {
     expect(read(probs, 4)).toBe("a b");
   });
 
+  it("places a restored space halfway between its neighbours, in the gap it stands for", () => {
+    const probs = withSpace([1, 0, 0, 0, 2], [0, 0.3, 0, 0, 0]);
+    const r = restoreSpaces(ctcDecode(probs, 0, 5, 5, DICT));
+    expect(r.chars.join("")).toBe("a b");
+    expect(r.steps).toEqual([0, 2, 4]);
+  });
+
   it("leaves a gap alone when the space class barely moved, and never doubles an emitted space", () => {
     expect(read(withSpace([1, 0, 2], [0, 0.004, 0]), 3)).toBe("ab");
     expect(read(withSpace([1, 4, 0, 2], [0, 0.9, 0.5, 0]), 4)).toBe("a b");
