@@ -16,7 +16,7 @@ import { HANS_TO_HANT, HANT_TO_HANS } from "./hanzi-variants.js";
  */
 
 /**
- * A greedy CTC decode as `recognize.ts` produces it (its `CtcResult`, restated here so the two modules do
+ * A greedy CTC decode as `ctc.ts` produces it (its `CtcResult`, restated here so the two modules do
  * not import each other): characters, their scores, the time step each was emitted at, the sequence
  * length, and the space class's score before each.
  */

@@ -26,7 +26,7 @@ export function leadingCopyright(
   image: RgbImage,
   line: PixelBox,
 ): string {
-  if (!first || first.index !== 0 || text === "" || /^[©®]/u.test(text)) return text;
+  if (first?.index !== 0 || text === "" || /^[©®]/u.test(text)) return text;
   // Cheap test first: the first character read sits a glyph and a space (≥ 1 line height) right of
   // the ink's left edge only when something before it went unread.
   if (first.x - line.x0 < line.y1 - line.y0) return text;

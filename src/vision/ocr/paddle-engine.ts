@@ -9,14 +9,13 @@ import { typographicDashes } from "./dashes.js";
 import { dbBoxes, detectionInput, detectionSize, type PixelBox } from "./detect.js";
 import { endsWithRaisedMark, tightenToInk, withLeadingDash } from "./ink.js";
 import { darkestChannelSpread, normalizeLocalContrast, WASHED_OUT_SPREAD } from "./local-contrast.js";
+import { ctcDecode, restoreSpaces } from "./ctc.js";
 import {
-  ctcDecode,
   type FinishedText,
   finishText,
   planBatches,
   REC_HEIGHT,
   recognitionWidth,
-  restoreSpaces,
   writeCrop,
 } from "./recognize.js";
 import { splitAtGaps } from "./split.js";

@@ -1,13 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { ctcConfidence, ctcDecode, restoreSpaces } from "../../../src/vision/ocr/ctc.js";
 import {
   capitalI,
-  ctcConfidence,
-  ctcDecode,
   finishText,
   planBatches,
   REC_HEIGHT,
   recognitionWidth,
-  restoreSpaces,
   writeCrop,
 } from "../../../src/vision/ocr/recognize.js";
 
@@ -151,6 +149,8 @@ describe("finishText", () => {
       text: "a",
       conf: 1,
       end: 1,
+      // Where the first character was read, for `dashes.ts` and `copyright.ts`.
+      dashes: [{ index: 0, at: 0.375 }],
     });
   });
 });
