@@ -5,11 +5,11 @@ import type { OcrEngine, TextLine } from "../types.js";
 import { recoverSkippedHan, splitAtHanGaps, unifyHanScript, variantPartners } from "./cjk.js";
 import type { OcrOptions } from "./config.js";
 import { leadingCopyright } from "./copyright.js";
+import { ctcDecode, restoreSpaces } from "./ctc.js";
 import { typographicDashes } from "./dashes.js";
 import { dbBoxes, detectionInput, detectionSize, type PixelBox } from "./detect.js";
 import { endsWithRaisedMark, tightenToInk, withLeadingDash } from "./ink.js";
 import { darkestChannelSpread, normalizeLocalContrast, WASHED_OUT_SPREAD } from "./local-contrast.js";
-import { ctcDecode, restoreSpaces } from "./ctc.js";
 import {
   type FinishedText,
   finishText,
