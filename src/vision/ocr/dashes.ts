@@ -21,13 +21,12 @@ export const EN_DASH_MIN = 0.48;
 /** Bar length / line ink height from which a dash is an em dash. */
 export const EM_DASH_MIN = 0.75;
 
-/** An ink component's bounds, image pixels, inclusive, and its number of pixels. */
+/** An ink component's bounds, image pixels, inclusive. */
 export interface InkComponent {
   x0: number;
   y0: number;
   x1: number;
   y1: number;
-  n: number;
 }
 
 /**
@@ -62,10 +61,9 @@ export function inkComponents(image: RgbImage, line: PixelBox): InkComponent[] {
     if (seen[start] || Math.abs((grey[start] ?? 0) - bg) <= threshold) continue;
     seen[start] = 1;
     stack.push(start);
-    const c = { x0: w, y0: h, x1: -1, y1: -1, n: 0 };
+    const c = { x0: w, y0: h, x1: -1, y1: -1 };
     while (stack.length > 0) {
       const p = stack.pop() ?? 0;
-      c.n++;
       const px = p % w;
       const py = (p - px) / w;
       c.x0 = Math.min(c.x0, px);
@@ -84,7 +82,7 @@ export function inkComponents(image: RgbImage, line: PixelBox): InkComponent[] {
           }
         }
     }
-    out.push({ x0: x0 + c.x0, y0: y0 + c.y0, x1: x0 + c.x1, y1: y0 + c.y1, n: c.n });
+    out.push({ x0: x0 + c.x0, y0: y0 + c.y0, x1: x0 + c.x1, y1: y0 + c.y1 });
   }
   return out.sort((a, b) => a.x0 - b.x0);
 }

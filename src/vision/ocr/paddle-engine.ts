@@ -4,7 +4,6 @@ import { PiclawError } from "../../util/errors.js";
 import type { OcrEngine, TextLine } from "../types.js";
 import { recoverSkippedHan, splitAtHanGaps, unifyHanScript, variantPartners } from "./cjk.js";
 import type { OcrOptions } from "./config.js";
-import { leadingCopyright } from "./copyright.js";
 import { ctcDecode, restoreSpaces } from "./ctc.js";
 import { typographicDashes } from "./dashes.js";
 import { dbBoxes, detectionInput, detectionSize, type PixelBox } from "./detect.js";
@@ -142,13 +141,7 @@ export class PaddleOcrEngine implements OcrEngine {
         x: crop.x0 + (crop.x1 - crop.x0) * m.at,
       });
       const quoted = typographicQuotes(raised, (r.marks ?? []).map(at), detail, toDetail(ink));
-      const glyphs = (r.dashes ?? []).map(at);
-      const dashed = leadingCopyright(
-        typographicDashes(quoted, glyphs, detail, toDetail(ink)),
-        glyphs[0],
-        detail,
-        toDetail(ink),
-      );
+      const dashed = typographicDashes(quoted, (r.dashes ?? []).map(at), detail, toDetail(ink));
       const text = initialCase(dashed, detail, toDetail(ink));
       const parts = splitAtGaps(detail, toDetail(ink), text, (r.spaces ?? []).map(at));
       for (const piece of parts) {

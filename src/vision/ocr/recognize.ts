@@ -164,7 +164,7 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
  * text or digits, and an English label never starts with one.
  */
 const HAN = /\p{Script=Han}/u;
-/** What `dashes.ts` measures: the recogniser's dash-like characters (and a line's first character). */
+/** What `dashes.ts` measures: the recogniser's dash-like characters (and a line's first digit). */
 const DASH_LIKE = /^[-－—–一]$/u;
 
 /**
@@ -217,10 +217,7 @@ export interface FinishedText {
   marks?: { index: number; at: number }[];
   /** Spaces in `text`, likewise: where a line holding two labels may be cut (`split.ts`). */
   spaces?: { index: number; at: number }[];
-  /**
-   * The first character and dash-like ones, likewise: their ink says which dash (`dashes.ts`) and
-   * whether an unread `©` precedes the line (`copyright.ts`).
-   */
+  /** Dash-like characters and a leading digit, likewise: their ink says which dash (`dashes.ts`). */
   dashes?: { index: number; at: number }[];
 }
 
@@ -290,7 +287,7 @@ export function finishText(
     const at = cropWidth > 0 ? Math.min(1, (((r.steps[i] ?? 0) + 0.5) * colPerStep) / cropWidth) : 0;
     if (c === "'" || c === '"') marks.push({ index, at });
     if (c === " " || c === "\u3000") spaces.push({ index, at });
-    if (index === 0 || DASH_LIKE.test(c)) dashes.push({ index, at });
+    if (DASH_LIKE.test(c) || (index === 0 && /\d/u.test(c))) dashes.push({ index, at });
     index += c.length;
   }
   return {

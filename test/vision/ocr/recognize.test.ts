@@ -149,8 +149,6 @@ describe("finishText", () => {
       text: "a",
       conf: 1,
       end: 1,
-      // Where the first character was read, for `dashes.ts` and `copyright.ts`.
-      dashes: [{ index: 0, at: 0.375 }],
     });
   });
 });
