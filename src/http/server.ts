@@ -55,12 +55,22 @@ export interface HttpTimeouts {
   requestMs: number;
   /** How often Node checks the two above (its default is 30 s, which would double them). */
   checkEveryMs: number;
+  /**
+   * How long an idle keep-alive connection stays open after a reply. A server that closes it just as the
+   * client sends its next request on it fails that request ("other side closed"). Clients stop reusing a
+   * socket before the `Keep-Alive: timeout=` we announce (undici: 2 s before), but when one event loop runs
+   * both ends (tests, in-process callers) and stalls past this time, the client's next request and the
+   * server's close fire in the same turn — seen with Node's 5 s default while a calibration kept a daemon
+   * on a loaded machine (load ~30) busy. Idle sockets cost little next to a failed call.
+   */
+  keepAliveMs: number;
 }
 
 export const DEFAULT_TIMEOUTS: Readonly<HttpTimeouts> = {
   headersMs: 10_000,
   requestMs: 30_000,
   checkEveryMs: 1_000,
+  keepAliveMs: 30_000,
 };
 
 /** Where to listen: a TCP host/port or a Unix socket path. */
@@ -87,6 +97,7 @@ export class HttpService {
     const server = createServer(options, (req, res) => {
       void this.handle(req, res);
     });
+    server.keepAliveTimeout = t.keepAliveMs;
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);

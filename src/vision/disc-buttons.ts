@@ -12,7 +12,8 @@ import type { Candidate } from "./row.js";
  * itself is the bar it needs to be flat.
  *
  * So: label the regions of one flat colour (neighbouring pixels within a few levels) at about one pixel
- * per point; a region whose outline, with its holes filled, is a circle of 18–100 pt (of a 390 pt wide screen: a 78 pt call button on a 320 pt
+ * per point; a region whose outline, with its holes filled, is a circle of 15–100 pt (the flat fill: on
+ * a camera frame the optics' blur eats ~2 pt of a 22 pt clear button's edge all round) (of a 390 pt wide screen: a 78 pt call button on a 320 pt
  * wide iPhone SE is 95) — square box, its
  * filled area that of the inscribed disc (π/4 of the box; a rounded-rect key or a squircle app icon
  * covers more) and every row's span as wide as the circle's chord there — and whose holes (the symbol)
@@ -23,7 +24,14 @@ import type { Candidate } from "./row.js";
 const SCREEN_PT = 390;
 /** Neighbours within this (per channel, 0–255) are one flat region. */
 const FLAT = 6;
-const MIN_DISC_PT = 18;
+/**
+ * …and a pixel joins a region only within this of the region's mean colour so far (per channel). On a
+ * camera frame the optics blur a disc's edge into a ramp whose steps are each under `FLAT`, so
+ * neighbour-to-neighbour growth alone runs from the disc out over its bar; the ramp's far end is as
+ * far from the disc's fill as the bar is. Camera noise on a flat fill is σ ≈ 2 levels here, far inside it.
+ */
+const FROM_MEAN = 12;
+const MIN_DISC_PT = 15;
 const MAX_DISC_PT = 100;
 /** Filled area over the circle's area (π r²). */
 const MIN_ROUND = 0.85;
@@ -91,28 +99,41 @@ export function proposeDiscButtons(screen: RgbImage, rows: readonly Candidate[])
     let x1 = 0;
     let y1 = 0;
     let n = 0;
+    let sr = 0;
+    let sg = 0;
+    let sb = 0;
+    // Whether pixel `q` joins the region: flat with its neighbour `p` and near the region's mean so far.
+    const joins = (p: number, q: number): boolean =>
+      !label[q] &&
+      flat(rgb, p, q) &&
+      Math.abs((rgb[q * 3] as number) - sr / n) <= FROM_MEAN &&
+      Math.abs((rgb[q * 3 + 1] as number) - sg / n) <= FROM_MEAN &&
+      Math.abs((rgb[q * 3 + 2] as number) - sb / n) <= FROM_MEAN;
     while (top > 0) {
       const p = stack[--top] as number;
       const x = p % w;
       const y = (p - x) / w;
       n++;
+      sr += rgb[p * 3] as number;
+      sg += rgb[p * 3 + 1] as number;
+      sb += rgb[p * 3 + 2] as number;
       if (x < x0) x0 = x;
       if (y < y0) y0 = y;
       if (x + 1 > x1) x1 = x + 1;
       if (y + 1 > y1) y1 = y + 1;
-      if (x > 0 && !label[p - 1] && flat(rgb, p, p - 1)) {
+      if (x > 0 && joins(p, p - 1)) {
         label[p - 1] = id;
         stack[top++] = p - 1;
       }
-      if (x + 1 < w && !label[p + 1] && flat(rgb, p, p + 1)) {
+      if (x + 1 < w && joins(p, p + 1)) {
         label[p + 1] = id;
         stack[top++] = p + 1;
       }
-      if (y > 0 && !label[p - w] && flat(rgb, p, p - w)) {
+      if (y > 0 && joins(p, p - w)) {
         label[p - w] = id;
         stack[top++] = p - w;
       }
-      if (y + 1 < h && !label[p + w] && flat(rgb, p, p + w)) {
+      if (y + 1 < h && joins(p, p + w)) {
         label[p + w] = id;
         stack[top++] = p + w;
       }

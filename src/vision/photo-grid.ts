@@ -111,8 +111,36 @@ export function applyPhotoGrid(screen: RgbImage, rows: readonly Candidate[]): Ca
   return out;
 }
 
+/**
+ * Blocks of `f` × `f` pixels holding no pixel of the page colour `page` (row-major, `floor(width / f)`
+ * wide): a block is content when no pixel of its top row or left column has the page colour, so any
+ * one-pixel gutter, across or down, crosses one of them and survives the downsampling.
+ */
+export function contentMask(screen: RgbImage, page: readonly number[], f: number): Uint8Array {
+  const { width: W, data } = screen;
+  const w = Math.floor(W / f);
+  const h = Math.floor(screen.height / f);
+  const [pr, pg, pb] = page as [number, number, number];
+  const isPage = (sx: number, sy: number): boolean => {
+    const o = (sy * W + sx) * 3;
+    return (
+      Math.abs((data[o] as number) - pr) <= PAGE_TOL &&
+      Math.abs((data[o + 1] as number) - pg) <= PAGE_TOL &&
+      Math.abs((data[o + 2] as number) - pb) <= PAGE_TOL
+    );
+  };
+  const content = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      let onPage = false;
+      for (let k = 0; k < f && !onPage; k++) onPage = isPage(x * f + k, y * f) || isPage(x * f, y * f + k);
+      if (!onPage) content[y * w + x] = 1;
+    }
+  return content;
+}
+
 /** The screen's two commonest colours (4 bits a channel, sampled every few pixels), as RGB means. */
-function pageColours(screen: RgbImage): [number, number, number][] {
+export function pageColours(screen: RgbImage): [number, number, number][] {
   const { width: W, height: H, data } = screen;
   const n = new Uint32Array(4096);
   const sum = new Float64Array(4096 * 3);
@@ -140,27 +168,9 @@ function pageColours(screen: RgbImage): [number, number, number][] {
 
 /** The aligned, equal, square, textured content components on page colour `page` (see the module comment). */
 function gridTiles(screen: RgbImage, page: readonly number[], f: number, pt: number): Comp[] {
-  const { width: W, data } = screen;
-  const w = Math.floor(W / f);
+  const w = Math.floor(screen.width / f);
   const h = Math.floor(screen.height / f);
-  const [pr, pg, pb] = page as [number, number, number];
-  // A block is content when no pixel of its top row or left column has the page colour: any one-pixel
-  // gutter, across or down, crosses one of them, so it survives the downsampling.
-  const isPage = (sx: number, sy: number): boolean => {
-    const o = (sy * W + sx) * 3;
-    return (
-      Math.abs((data[o] as number) - pr) <= PAGE_TOL &&
-      Math.abs((data[o + 1] as number) - pg) <= PAGE_TOL &&
-      Math.abs((data[o + 2] as number) - pb) <= PAGE_TOL
-    );
-  };
-  const content = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) {
-      let page = false;
-      for (let k = 0; k < f && !page; k++) page = isPage(x * f + k, y * f) || isPage(x * f, y * f + k);
-      if (!page) content[y * w + x] = 1;
-    }
+  const content = contentMask(screen, page, f);
   const bpt = pt / f; // blocks per point
   const squares = components(content, w, h).filter((c) => {
     const cw = c.x1 - c.x0;
@@ -272,7 +282,7 @@ function textured(screen: RgbImage, c: Comp, f: number): boolean {
 }
 
 /** 4-connected components of `mask` with their boxes and pixel counts. */
-function components(mask: Uint8Array, w: number, h: number): Comp[] {
+export function components(mask: Uint8Array, w: number, h: number): Comp[] {
   const seen = new Uint8Array(w * h);
   const out: Comp[] = [];
   const stack = new Int32Array(w * h);

@@ -1,4 +1,5 @@
 import type { RgbImage } from "../shared/image.js";
+import { inferGridApps } from "./app-grid.js";
 import { applyCalculator } from "./calculator.js";
 import { applyDialPad } from "./dial-pad.js";
 import { proposeGlyphs } from "./glyphs.js";
@@ -38,7 +39,7 @@ export function applyScreenSemantics(
   out = applySwitches(screen, out);
   out = applyPhotoGrid(screen, out); // photo pickers: a row per thumbnail and per select circle
   out = [...out, ...proposeGlyphs(screen, out)];
-  out = nameAppIcons(out, { aspect });
+  out = inferGridApps(nameAppIcons(out, { aspect })); // then tiles the detector missed, from the grid
   if (memory) out = applyIconMemory(screen, out, memory, aspect);
   out = nameStockApps(screen, out); // the dock: no names printed, stock designs named by look
   out = nameIconButtons(screen, out);

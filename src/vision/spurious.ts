@@ -1,5 +1,8 @@
 import type { RgbImage } from "../shared/image.js";
+import { wallpaperAboveDock } from "./home-wallpaper.js";
 import { findModalCard } from "./modal.js";
+import { passcodeDots } from "./passcode-dots.js";
+import { listPictures } from "./pictures.js";
 import type { Candidate } from "./row.js";
 import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
 
@@ -42,9 +45,17 @@ const TITLE_GAP = 0.08;
  * `rows` without the spurious ones; `aspect` is the screen's height / width; `screen`, when given, lets
  * the rule that reads pixels (blank boxes) run.
  */
-export function dropSpuriousRows(rows: readonly Candidate[], aspect: number, screen?: RgbImage): Candidate[] {
+export function dropSpuriousRows(
+  input: readonly Candidate[],
+  aspect: number,
+  screen?: RgbImage,
+): Candidate[] {
+  const rows = screen ? listPictures(screen, input) : input;
   const card = screen ? findModalCard(screen, rows) : undefined;
+  const dots = passcodeDots(rows);
+  const wallpaper = wallpaperAboveDock(rows, aspect);
   return rows.filter((r) => {
+    if (dots.has(r) || wallpaper.has(r)) return false;
     if (card && BEHIND_MODAL.has(r.kind) && !contains(card, centreX(r.box), centreY(r.box))) return false;
     if (card && r.kind === "text" && cutByCard(r.box, card)) return false;
     if (r.kind !== "icon") return true;

@@ -1,5 +1,5 @@
 import type { Candidate } from "./row.js";
-import { boxHeight, centreY } from "./row.js";
+import { boxHeight, centreX, centreY } from "./row.js";
 
 /**
  * The status bar as one row. Its glyphs (signal, Wi-Fi, battery, the time) are not targets an agent
@@ -7,6 +7,13 @@ import { boxHeight, centreY } from "./row.js";
  * the top of the screen. Found from the time: a clock reading in the top 6% of the screen (iOS status
  * bars are 20–54 pt of a 568–932 pt tall screen, so the time's centre sits above that line on every
  * iPhone). The lock screen's large clock sits lower and is left alone.
+ *
+ * One thing in the bar is a target: the "back to app" breadcrumb (`◀ Safari`), which iOS 14+ draws on
+ * iPhones with a notch or Dynamic Island in smaller type right under the time, on the leading side (the
+ * time then sits left of the notch). A text line there — not a clock, its top at or below the time's
+ * bottom, its centre in the bar's leading half — is kept as a `[button]` named by the app (the ◀ glyph
+ * dropped). On older iPhones the breadcrumb replaces the carrier on the time's line; that one is not
+ * told apart from a carrier name and stays in the status row.
  */
 
 /** `9:41`, `12:05`, `上午9:41` (Chinese UI puts 上午/下午 before the time). */
@@ -23,6 +30,15 @@ export function mergeStatusBar(rows: readonly Candidate[]): Candidate[] {
   if (!time) return [...rows];
   const h = boxHeight(time.box);
   const bottom = Math.min(STATUS_MAX_BOTTOM, time.box[3] + h);
+  // The time on the leading side: a notch / Dynamic Island layout (older iPhones centre it).
+  const notched = centreX(time.box) < 0.4;
+  const breadcrumb = (r: Candidate): boolean =>
+    notched &&
+    r.kind === "text" &&
+    !CLOCK.test(r.label) &&
+    r.box[1] >= time.box[3] - 0.25 * h &&
+    centreY(r.box) < bottom &&
+    centreX(r.box) < 0.5;
   const inBar = (r: Candidate): boolean =>
     (r.kind === "text" || r.kind === "icon") &&
     centreY(r.box) < bottom &&
@@ -34,5 +50,10 @@ export function mergeStatusBar(rows: readonly Candidate[]): Candidate[] {
     labelBox: time.box,
     conf: time.conf,
   };
-  return [status, ...rows.filter((r) => r !== time && !inBar(r))];
+  const kept = rows.flatMap((r): Candidate[] => {
+    if (r === time) return [];
+    if (breadcrumb(r)) return [{ ...r, kind: "button", label: r.label.replace(/^[◀◁<‹]\s*/u, "") }];
+    return inBar(r) ? [] : [r];
+  });
+  return [status, ...kept];
 }

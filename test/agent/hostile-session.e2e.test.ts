@@ -8,6 +8,7 @@ import { parseConfig } from "../../src/app/config/load.js";
 import { Daemon } from "../../src/app/daemon.js";
 import { Logger } from "../../src/log/logger.js";
 import { closing, FakeOpenAIServer, type FakeReply, turn } from "../fakes/openai-server.js";
+import { SIM_TEST_CAMERA } from "../helpers/sim-camera.js";
 
 /**
  * Issue 18, problems 5–8: a hostile provider and model against the real daemon on the simulated rig,
@@ -68,7 +69,7 @@ describe("a hostile session through piclaw run", () => {
     const config = parseConfig({
       stateDir,
       server: { port: 0 },
-      camera: { framerate: 10 },
+      camera: SIM_TEST_CAMERA,
       timeZone: "UTC",
       sim: { phone: { passcode: PASSCODE, utcOffsetMinutes: 0 } },
       runtime: { enabled: false },

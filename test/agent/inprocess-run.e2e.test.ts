@@ -9,6 +9,7 @@ import { parseConfig } from "../../src/app/config/load.js";
 import { Logger } from "../../src/log/logger.js";
 import { systemClock } from "../../src/util/clock.js";
 import { FakeOpenAIServer, turn } from "../fakes/openai-server.js";
+import { SIM_TEST_CAMERA } from "../helpers/sim-camera.js";
 
 /**
  * Issue 18, problem 9: SIGINT during an in-process `piclaw run` (no daemon answers) aborts the
@@ -49,7 +50,7 @@ describe("an in-process piclaw run", () => {
     const config = parseConfig({
       stateDir,
       server: { host: "127.0.0.1", port: await freePort() },
-      camera: { framerate: 10 },
+      camera: SIM_TEST_CAMERA,
       timeZone: "UTC",
       agent: {
         providers: { default: { baseUrl: server.baseUrl, model: "scripted", apiKeyEnv: "PICLAW_E2E_KEY" } },

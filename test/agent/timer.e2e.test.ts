@@ -14,6 +14,7 @@ import {
   type RecordedRequest,
   turn,
 } from "../fakes/openai-server.js";
+import { SIM_TEST_CAMERA } from "../helpers/sim-camera.js";
 
 /**
  * The issue's end-to-end session: "set a 10-minute timer" on the simulated rig, through the real daemon
@@ -115,7 +116,7 @@ describe("an agent session on the simulated rig", () => {
     const config = parseConfig({
       stateDir,
       server: { port: 0 },
-      camera: { framerate: 10 },
+      camera: SIM_TEST_CAMERA,
       timeZone: "UTC",
       sim: { phone: { passcode: "482916", utcOffsetMinutes: 0 } },
       runtime: { enabled: false },

@@ -11,6 +11,7 @@ import { systemClock } from "../../src/util/clock.js";
 import type { DashboardStatus } from "../../src/web/status.js";
 import { quietLog } from "../fakes/log.js";
 import { waitFor } from "../helpers/process.js";
+import { SIM_TEST_CAMERA } from "../helpers/sim-camera.js";
 
 /**
  * Calibration while the daemon runs (issue 16): `piclaw calibrate` (the CLI's command function, in this
@@ -44,7 +45,7 @@ describe("piclaw calibrate beside a running daemon", () => {
 
   beforeAll(async () => {
     stateDir = mkdtempSync(join(tmpdir(), "piclaw-calapi-"));
-    const config = parseConfig({ stateDir, server: { port: 0 }, camera: { framerate: 10 } });
+    const config = parseConfig({ stateDir, server: { port: 0 }, camera: SIM_TEST_CAMERA });
     daemon = new Daemon({ config, path: null, stateDir }, quietLog(), systemClock, {});
     await daemon.start();
     url = daemon.url ?? "";

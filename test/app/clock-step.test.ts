@@ -8,6 +8,7 @@ import { bundlePaths, readBundle } from "../../src/calibration/bundle.js";
 import { Logger } from "../../src/log/logger.js";
 import type { Clock } from "../../src/util/clock.js";
 import { FakeNotifier } from "../fakes/notifier.js";
+import { SIM_TEST_CAMERA } from "../helpers/sim-camera.js";
 
 const HOUR_MS = 3_600_000;
 const dirs: string[] = [];
@@ -42,7 +43,7 @@ describe("a wall-clock step during the start-up calibration", () => {
       now: () => Date.now(),
     });
     const wall = new SteppingWallClock();
-    const config = parseConfig({ stateDir, server: { port: 0 }, camera: { framerate: 10 }, sim: {} });
+    const config = parseConfig({ stateDir, server: { port: 0 }, camera: SIM_TEST_CAMERA, sim: {} });
     const daemon = new Daemon(
       { config, path: null, stateDir },
       log,

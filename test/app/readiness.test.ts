@@ -8,6 +8,7 @@ import { Logger } from "../../src/log/logger.js";
 import { systemClock } from "../../src/util/clock.js";
 import { FakeNotifier } from "../fakes/notifier.js";
 import { spawnProjectBin } from "../helpers/process.js";
+import { SIM_TEST_CAMERA } from "../helpers/sim-camera.js";
 import { connectClient } from "../mcp/helpers.js";
 
 const dirs: string[] = [];
@@ -27,7 +28,12 @@ function daemonWith(sim: Record<string, unknown>, camera: Record<string, unknown
     sink: { write: (l) => lines.push(l) },
     now: () => Date.now(),
   });
-  const config = parseConfig({ stateDir, server: { port: 0 }, camera: { framerate: 10, ...camera }, sim });
+  const config = parseConfig({
+    stateDir,
+    server: { port: 0 },
+    camera: { ...SIM_TEST_CAMERA, ...camera },
+    sim,
+  });
   const notifier = new FakeNotifier();
   const daemon = new Daemon({ config, path: null, stateDir }, log, systemClock, {}, { notifier });
   daemons.push(daemon);

@@ -231,4 +231,24 @@ describe("HttpService timeouts (slow clients are not held for Node's 300 s)", ()
     expect(res.status).toBe(200);
     expect(await res.text()).toBe("done");
   });
+
+  it("an idle keep-alive socket outlives the header limit and is announced for 30 s", async () => {
+    // The client reuses the socket after a pause longer than headersMs: the second request is served.
+    const replies = await new Promise<string>((resolve, reject) => {
+      let text = "";
+      const get = "POST /slow-reply HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1\r\n\r\nx";
+      const socket = connect(port, "127.0.0.1", () => socket.write(get));
+      socket.on("data", (d: Buffer) => {
+        text += d.toString();
+        // Chunked replies: each ends with the empty last chunk.
+        const n = text.match(/\r\n0\r\n\r\n/g)?.length ?? 0;
+        if (n === 1 && text.endsWith("\r\n0\r\n\r\n")) setTimeout(() => socket.write(get), 1_000);
+        if (n === 2) socket.end(() => resolve(text));
+      });
+      socket.on("error", reject);
+      setTimeout(() => socket.destroy(new Error("no second reply within 8 s")), 8_000);
+    });
+    expect(replies.match(/HTTP\/1\.1 200/g)).toHaveLength(2);
+    expect(replies).toMatch(/Keep-Alive: timeout=30/i);
+  });
 });

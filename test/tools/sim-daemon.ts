@@ -9,6 +9,7 @@ import type { McpConfig } from "../../src/mcp/config.js";
 import type { PhoneTruth } from "../../src/sim/phone/index.js";
 import type { SimRig } from "../../src/sim/rig.js";
 import { systemClock } from "../../src/util/clock.js";
+import { SIM_TEST_CAMERA } from "../helpers/sim-camera.js";
 import { connectClient } from "../mcp/helpers.js";
 
 /**
@@ -45,7 +46,7 @@ export async function startSimDaemon(options: {
   const config = parseConfig({
     stateDir,
     server: { port: 0 },
-    camera: { framerate: 10 },
+    camera: SIM_TEST_CAMERA,
     sim: { phone: { passcode: options.passcode, utcOffsetMinutes: 0 } },
     ...(options.mcp ? { mcp: options.mcp } : {}),
   });

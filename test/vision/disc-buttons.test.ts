@@ -2,9 +2,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { realCameraFrame } from "../../src/lab/real/camera.js";
 import { realScreenSchema } from "../../src/lab/real/labels.js";
 import type { RgbImage } from "../../src/shared/image.js";
 import { proposeDiscButtons } from "../../src/vision/disc-buttons.js";
+import { decodeRgb, stretchContrast, warpToScreen } from "../../src/vision/rectify.js";
 
 const DIR = join(import.meta.dirname, "../../datasets/real-iphone");
 
@@ -69,4 +71,26 @@ describe("proposeDiscButtons", () => {
       }
     expect(proposeDiscButtons(plain, [])).toHaveLength(1);
   });
+
+  // On a camera frame the optics blur a disc's edge into a ramp of small steps: growing a region from
+  // neighbour to neighbour alone ran from the disc out over the whole card. (Seeds as the bench films them.)
+  const FILMED: [string, RegExp, number][] = [
+    ["rd-bark-shortcuts-action-detail-zh.png", /^delete$/, 107], // 22 pt grey ⊗ on a light card
+    ["rd-zkytech-scriptable-list.jpg", /^more$/, 120], // ⋯ discs on gradient tiles
+  ];
+  for (const [name, which, seed] of FILMED)
+    it(`finds the filled round buttons of ${name} on a camera frame`, async () => {
+      const shot = await realCameraFrame(readFileSync(join(DIR, "images", name)), { seed });
+      const w = 585;
+      const h = Math.round((w * shot.screenPx.height) / shot.screenPx.width);
+      const screen = stretchContrast(warpToScreen(await decodeRgb(shot.frame), shot.screenToCamera, w, h));
+      const rows = proposeDiscButtons(screen, []);
+      const truth = elements(name).filter((e) => which.test(e.label));
+      expect(truth.length).toBeGreaterThan(0);
+      for (const e of truth)
+        expect(
+          rows.filter((r) => centreIn(e.box, r)),
+          e.label,
+        ).toHaveLength(1);
+    });
 });

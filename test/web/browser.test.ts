@@ -12,6 +12,7 @@ import type { MotionController } from "../../src/rig/controller.js";
 import type { SimRig } from "../../src/sim/rig.js";
 import { systemClock } from "../../src/util/clock.js";
 import { CHROMIUM, hasChromium } from "../bridge/cdp.js";
+import { SIM_TEST_CAMERA } from "../helpers/sim-camera.js";
 import { truthBundle } from "./helpers.js";
 
 /**
@@ -46,7 +47,7 @@ describe.skipIf(!hasChromium())("dashboard in headless Chromium on the simulated
       stateDir,
       // Any address but loopback: the dashboard (like /mcp) then needs a token.
       server: { host: "0.0.0.0", port: 0 },
-      camera: { framerate: 10 },
+      camera: SIM_TEST_CAMERA,
       sim: { phone: { passcode: "975310", utcOffsetMinutes: 0 } },
       // One view when the page opens; after that only Peek makes new ones (so the test knows why).
       dashboard: { pollMs: 500, frameRefreshMs: 3_600_000 },

@@ -16,7 +16,7 @@ import { HANS_TO_HANT, HANT_TO_HANS } from "./hanzi-variants.js";
  */
 
 /**
- * A greedy CTC decode as `recognize.ts` produces it (its `CtcResult`, restated here so the two modules do
+ * A greedy CTC decode as `ctc.ts` produces it (its `CtcResult`, restated here so the two modules do
  * not import each other): characters, their scores, the time step each was emitted at, the sequence
  * length, and the space class's score before each.
  */
@@ -52,6 +52,30 @@ export function hanScriptCounts(text: string): { hans: number; hant: number } {
     else if (TO_HANS.has(c)) hant++;
   }
   return { hans, hant };
+}
+
+/**
+ * For a recogniser's `dictionary` (entry k − 1 is CTC class k): each class's partner, the class of the
+ * same character in the other script (`营` ↔ `營`, from the Simplified → Traditional table, then the
+ * Traditional → Simplified one for forms the first does not reach), 0 where it has none. For
+ * `ctcDecode`'s `partners`.
+ */
+export function variantPartners(dictionary: readonly string[]): Int32Array {
+  const classOf = new Map<string, number>();
+  dictionary.forEach((c, i) => {
+    if (!classOf.has(c)) classOf.set(c, i + 1);
+  });
+  const partners = new Int32Array(dictionary.length + 1);
+  const link = (a: string, b: string) => {
+    const ca = classOf.get(a);
+    const cb = classOf.get(b);
+    if (ca === undefined || cb === undefined) return;
+    if (!partners[ca]) partners[ca] = cb;
+    if (!partners[cb]) partners[cb] = ca;
+  };
+  for (const [hans, hant] of TO_HANT) link(hans, hant);
+  for (const [hant, hans] of TO_HANS) link(hant, hans);
+  return partners;
 }
 
 /**

@@ -2,8 +2,10 @@ import type { InferenceSession, Tensor } from "onnxruntime-node";
 import type { RgbImage } from "../../shared/image.js";
 import { PiclawError } from "../../util/errors.js";
 import type { OcrEngine, TextLine } from "../types.js";
-import { recoverSkippedHan, splitAtHanGaps, unifyHanScript } from "./cjk.js";
+import { recoverSkippedHan, splitAtHanGaps, unifyHanScript, variantPartners } from "./cjk.js";
 import type { OcrOptions } from "./config.js";
+import { ctcDecode, restoreSpaces } from "./ctc.js";
+import { typographicDashes } from "./dashes.js";
 import { dbBoxes, detectionInput, detectionInputGrey, detectionSize, type PixelBox } from "./detect.js";
 import { endsWithRaisedMark, tightenToInk, withLeadingDash } from "./ink.js";
 import {
@@ -14,13 +16,11 @@ import {
   WASHED_OUT_SPREAD,
 } from "./local-contrast.js";
 import {
-  ctcDecode,
   type FinishedText,
   finishText,
   planBatches,
   REC_HEIGHT,
   recognitionWidth,
-  restoreSpaces,
   writeCrop,
 } from "./recognize.js";
 import { splitAtGaps } from "./split.js";
@@ -64,6 +64,8 @@ export class PaddleOcrEngine implements OcrEngine {
   private closed = false;
   /** The last run's normalised copy, overwritten by the next run of the same size (runs never overlap). */
   private normalized: NormalizedImage | undefined;
+  /** `variantPartners` of the dictionary, built on first use. */
+  private partners: Int32Array | undefined;
 
   constructor(
     private readonly parts: PaddleOcrParts,
@@ -152,7 +154,8 @@ export class PaddleOcrEngine implements OcrEngine {
         x: crop.x0 + (crop.x1 - crop.x0) * m.at,
       });
       const quoted = typographicQuotes(raised, (r.marks ?? []).map(at), detail, toDetail(ink));
-      const text = initialCase(quoted, detail, toDetail(ink));
+      const dashed = typographicDashes(quoted, (r.dashes ?? []).map(at), detail, toDetail(ink));
+      const text = initialCase(dashed, detail, toDetail(ink));
       const parts = splitAtGaps(detail, toDetail(ink), text, (r.spaces ?? []).map(at));
       for (const piece of parts) {
         if (!HAS_LETTER_OR_DIGIT.test(piece.text)) continue;
@@ -229,10 +232,12 @@ export class PaddleOcrEngine implements OcrEngine {
       const steps = out.dims[1] ?? 0;
       const classes = out.dims[2] ?? 0;
       const data = out.data;
+      this.partners ??= variantPartners(this.parts.dictionary);
+      const partners = this.partners;
       batch.indices.forEach((boxIndex, k) => {
         const offset = k * steps * classes;
         const decoded = recoverSkippedHan(
-          ctcDecode(data, offset, steps, classes, this.parts.dictionary),
+          ctcDecode(data, offset, steps, classes, this.parts.dictionary, partners),
           data,
           offset,
           classes,

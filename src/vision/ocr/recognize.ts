@@ -1,5 +1,6 @@
 import type { RgbImage } from "../../shared/image.js";
 import { iconBeforeHan, trailingHelpMark } from "./cjk.js";
+import type { CtcResult } from "./ctc.js";
 import type { PixelBox } from "./detect.js";
 import { appleNames } from "./typography.js";
 
@@ -124,104 +125,6 @@ export function planBatches(widths: readonly number[], size: number, slack = 0.1
   return batches;
 }
 
-/** One decoded sequence: characters (one dictionary entry each), their scores and time steps. */
-export interface CtcResult {
-  chars: string[];
-  scores: number[];
-  /** Time step each character was emitted at (its first frame), for placing it along the crop. */
-  steps: number[];
-  /** Number of time steps in the sequence (the model's output length for the padded crop). */
-  length: number;
-  /**
-   * Per character: the highest score the space class reached on the frames between the previous
-   * character and this one (0 for the first). The recogniser often prefers a blank over the space
-   * class between words, yet still leans towards a space there; `finishText` uses this to restore them.
-   */
-  spaceBefore: number[];
-}
-
-/**
- * Greedy CTC decode of one sequence: `probs` holds `steps`×`classes` softmax scores; class 0 is the
- * blank, class k ≥ 1 is `dictionary[k − 1]`; repeats without a blank between collapse into one.
- */
-export function ctcDecode(
-  probs: Float32Array,
-  offset: number,
-  steps: number,
-  classes: number,
-  dictionary: readonly string[],
-): CtcResult {
-  const out: CtcResult = { chars: [], scores: [], steps: [], length: steps, spaceBefore: [] };
-  // The space class is the dictionary's last entry (PaddleOCR's use_space_char), CTC class `classes − 1`.
-  const spaceClass = dictionary[classes - 2] === " " ? classes - 1 : -1;
-  let last = 0;
-  let space = 0;
-  for (let t = 0; t < steps; t++) {
-    const base = offset + t * classes;
-    let best = 0;
-    let bestScore = -1;
-    for (let c = 0; c < classes; c++) {
-      const s = probs[base + c] ?? 0;
-      if (s > bestScore) {
-        bestScore = s;
-        best = c;
-      }
-    }
-    if (best !== 0 && best !== last) {
-      out.chars.push(dictionary[best - 1] ?? "");
-      out.scores.push(bestScore);
-      out.steps.push(t);
-      out.spaceBefore.push(out.chars.length > 1 ? space : 0);
-      space = 0;
-    } else if (spaceClass > 0) {
-      space = Math.max(space, probs[base + spaceClass] ?? 0);
-    }
-    last = best;
-  }
-  return out;
-}
-
-/**
- * The space class's score between two characters above which a space is restored. Measured on the 24
- * simulated screens at the default rectified width: the recogniser emitted 62 of 70 word gaps as spaces;
- * the missed ones scored 0.06–0.5 here while no gap inside a word scored above 0.005.
- */
-export const SPACE_SCORE = 0.02;
-
-/**
- * Put back the spaces the greedy decode dropped between words: where the space class scored at least
- * `SPACE_SCORE` between two characters, and after a comma (`Today,-5HRS` → `Today, -5HRS`) unless it
- * sits between digits (`1,000`). Inserted spaces take the next character's step and score.
- */
-export function restoreSpaces(r: CtcResult, minScore = SPACE_SCORE): CtcResult {
-  const out: CtcResult = { chars: [], scores: [], steps: [], length: r.length, spaceBefore: [] };
-  const isDigit = (c: string | undefined) => c !== undefined && c >= "0" && c <= "9";
-  r.chars.forEach((c, i) => {
-    const prev = out.chars[out.chars.length - 1];
-    const score = r.scores[i] ?? 0;
-    const step = r.steps[i] ?? 0;
-    // An ASCII comma only: Chinese text puts no space after its full-width comma.
-    const afterComma = prev === "," && !(isDigit(out.chars[out.chars.length - 2]) && isDigit(c));
-    const gap = (r.spaceBefore[i] ?? 0) >= minScore || afterComma;
-    if (i > 0 && prev !== undefined && prev !== " " && c !== " " && gap) {
-      out.chars.push(" ");
-      out.scores.push(score);
-      out.steps.push(step);
-      out.spaceBefore.push(0);
-    }
-    out.chars.push(c);
-    out.scores.push(score);
-    out.steps.push(step);
-    out.spaceBefore.push(r.spaceBefore[i] ?? 0);
-  });
-  return out;
-}
-
-/** Mean character score (0 for no characters): the line's confidence. */
-export function ctcConfidence(r: CtcResult): number {
-  return r.scores.length > 0 ? r.scores.reduce((a, b) => a + b, 0) / r.scores.length : 0;
-}
-
 /** Disclosure chevrons iOS draws at the end of list rows; the recogniser reads them as characters. */
 const CHEVRONS = new Set([">", "〉", "›", "»"]);
 
@@ -261,6 +164,8 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
  * text or digits, and an English label never starts with one.
  */
 const HAN = /\p{Script=Han}/u;
+/** What `dashes.ts` measures: the recogniser's dash-like characters (and a line's first digit). */
+const DASH_LIKE = /^[-－—–一]$/u;
 
 /**
  * iOS truncates a label that does not fit with an ellipsis (`…`, UILabel's default `byTruncatingTail`);
@@ -312,6 +217,8 @@ export interface FinishedText {
   marks?: { index: number; at: number }[];
   /** Spaces in `text`, likewise: where a line holding two labels may be cut (`split.ts`). */
   spaces?: { index: number; at: number }[];
+  /** Dash-like characters and a leading digit, likewise: their ink says which dash (`dashes.ts`). */
+  dashes?: { index: number; at: number }[];
 }
 
 /**
@@ -373,12 +280,14 @@ export function finishText(
   const scores = r.scores.slice(start, end);
   const marks: { index: number; at: number }[] = [];
   const spaces: { index: number; at: number }[] = [];
+  const dashes: { index: number; at: number }[] = [];
   let index = 0;
   for (let i = start; i < end; i++) {
     const c = r.chars[i] ?? "";
     const at = cropWidth > 0 ? Math.min(1, (((r.steps[i] ?? 0) + 0.5) * colPerStep) / cropWidth) : 0;
     if (c === "'" || c === '"') marks.push({ index, at });
-    if (c === " ") spaces.push({ index, at });
+    if (c === " " || c === "\u3000") spaces.push({ index, at });
+    if (DASH_LIKE.test(c) || (index === 0 && /\d/u.test(c))) dashes.push({ index, at });
     index += c.length;
   }
   return {
@@ -388,5 +297,6 @@ export function finishText(
     end: edge,
     ...(marks.length > 0 ? { marks } : {}),
     ...(spaces.length > 0 ? { spaces } : {}),
+    ...(dashes.length > 0 ? { dashes } : {}),
   };
 }

@@ -12,8 +12,12 @@ import type { PixelBox } from "./detect.js";
  * line's widest word space, is taken for two labels and the line is cut at the space read in it.
  */
 
-/** A blank run this many times the line's ink height wide separates two labels. */
-export const SPLIT_GAP = 1.1;
+/**
+ * A blank run this many times the line's ink height wide separates two labels. 1.1 until the rank
+ * column of a real leaderboard (`12` then `0开心0`, 1.15 ink heights apart on the screenshot) measured
+ * 1.05–1.10 in camera frames, where blur widens the ink box by a pixel; a word space stays under 0.5.
+ */
+export const SPLIT_GAP = 1.0;
 
 /** Blank column runs at least `minGap` px wide inside `box` (image pixels), between inked columns. */
 export function blankRuns(image: RgbImage, box: PixelBox, minGap: number): { x0: number; x1: number }[] {

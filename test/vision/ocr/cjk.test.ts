@@ -7,6 +7,7 @@ import {
   splitAtHanGaps,
   trailingHelpMark,
   unifyHanScript,
+  variantPartners,
 } from "../../../src/vision/ocr/cjk.js";
 import { finishText } from "../../../src/vision/ocr/recognize.js";
 
@@ -64,6 +65,13 @@ function decoded(frames: string[]): CtcResult {
   });
   return r;
 }
+
+describe("variantPartners", () => {
+  it("pairs a character's Simplified and Traditional classes, both ways, and nothing else", () => {
+    const p = variantPartners(["营", "a", "營", "从", "台"]);
+    expect(Array.from(p)).toEqual([0, 3, 0, 1, 0, 0]);
+  });
+});
 
 describe("recoverSkippedHan", () => {
   const frames = "_____大____地____到____星____".split("");

@@ -1,13 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { ctcConfidence, ctcDecode, restoreSpaces } from "../../../src/vision/ocr/ctc.js";
 import {
   capitalI,
-  ctcConfidence,
-  ctcDecode,
   finishText,
   planBatches,
   REC_HEIGHT,
   recognitionWidth,
-  restoreSpaces,
   writeCrop,
 } from "../../../src/vision/ocr/recognize.js";
 
@@ -38,6 +36,35 @@ describe("ctcDecode", () => {
   });
 });
 
+describe("ctcDecode with script partners", () => {
+  // Classes: 1 营, 2 營, 3 誉 (a look-alike with no partner), 4 中; 营 ↔ 營 are partners.
+  const dict = ["营", "營", "誉", "中"];
+  const partners = Int32Array.from([0, 2, 1, 0, 0]);
+  /** One row per step: the five classes' scores. */
+  const rows = (r: number[][]) => Float32Array.from(r.flat());
+
+  it("lets a character's two script forms win a frame together, emitting the stronger form", () => {
+    const probs = rows([
+      [0.2, 0.17, 0.15, 0.27, 0.01],
+      [0.01, 0, 0, 0, 0.99],
+    ]);
+    expect(ctcDecode(probs, 0, 2, 5, dict).chars.join("")).toBe("誉中");
+    const r = ctcDecode(probs, 0, 2, 5, dict, partners);
+    expect(r.chars.join("")).toBe("营中");
+    expect(r.scores[0]).toBeCloseTo(0.32);
+  });
+
+  it("beats the blank with the summed score, and collapses the two forms on adjacent frames", () => {
+    const probs = rows([
+      [0.4, 0.35, 0.25, 0, 0],
+      [0.45, 0.25, 0.3, 0, 0],
+      [0.9, 0, 0, 0, 0.1],
+    ]);
+    expect(ctcDecode(probs, 0, 3, 5, dict).chars).toEqual([]);
+    expect(ctcDecode(probs, 0, 3, 5, dict, partners).chars).toEqual(["营"]);
+  });
+});
+
 describe("word spaces", () => {
   /** `classes[t]` wins at step t; the space class (4) also scores `space[t]` there. */
   function withSpace(classes: number[], space: number[]): Float32Array {
@@ -57,6 +84,13 @@ describe("word spaces", () => {
     const decoded = ctcDecode(probs, 0, 4, 5, DICT);
     expect(decoded.spaceBefore).toEqual([0, expect.closeTo(0.3)]);
     expect(read(probs, 4)).toBe("a b");
+  });
+
+  it("places a restored space halfway between its neighbours, in the gap it stands for", () => {
+    const probs = withSpace([1, 0, 0, 0, 2], [0, 0.3, 0, 0, 0]);
+    const r = restoreSpaces(ctcDecode(probs, 0, 5, 5, DICT));
+    expect(r.chars.join("")).toBe("a b");
+    expect(r.steps).toEqual([0, 2, 4]);
   });
 
   it("leaves a gap alone when the space class barely moved, and never doubles an emitted space", () => {

@@ -52,6 +52,18 @@ describe("splitAtGaps", () => {
   });
 });
 
+describe("splitAtGaps: a rank beside a name (camera blur)", () => {
+  it("cuts at a gap of 1.05 ink heights, which a blurred camera frame leaves of a 1.15 one", () => {
+    // "12" 10–40, a 21 px gap (1.05 × 20 px), "Ludmila" 61–200; the space read in the gap's middle.
+    const img = words([
+      [10, 40],
+      [61, 200],
+    ]);
+    const pieces = splitAtGaps(img, LINE, "12 Ludmila", [{ index: 2, x: 50 }]);
+    expect(pieces.map((p) => p.text)).toEqual(["12", "Ludmila"]);
+  });
+});
+
 describe("splitAtGaps: loosely set text", () => {
   it("does not cut a line whose word spaces are all nearly as wide as the gap", () => {
     // Gaps of 16 px (0.8 ink heights, a word space read in it) and 24 px (1.2): not twice the word space.

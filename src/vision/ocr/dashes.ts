@@ -1,0 +1,188 @@
+import { luma, type RgbImage } from "../../shared/image.js";
+import type { PixelBox } from "./detect.js";
+
+/**
+ * Dashes and minus signs from their ink. The recogniser tells a bar's length poorly: its dictionary
+ * has `-`, `－` and `—` but no en dash `–` (U+2013), it reads SF Pro's em dash before Chinese as the
+ * ideograph `一` (`TubeCast 一 你的`), and a minus at the very left of a short crop as `1` (`-0` → `10`)
+ * or not at all (`-53:37` → `53:37`). The glyphs differ plainly in the image: a dash is a lone flat
+ * bar in the middle band of the line, and its length says which dash it is.
+ *
+ * Lengths, as a fraction of the line's ink height (SF Pro / PingFang at one size: the hyphen's ink is
+ * ≈ 0.3 em, the en dash's ≈ 0.5 em, the em dash's ≈ 0.85 em; the line's ink height is 0.7 em for
+ * capitals and digits, ≈ 0.95 em with ascenders, descenders or ideographs). Measured on the real
+ * development set's spaced dashes (screenshots): hyphens 0.30–0.42 (`Ice Cube - Light`, `李 茂峰 -
+ * limaofeng`), en dashes 0.57–0.59 (`Name (optional – uses`, `简体中文 – 拼音`), em dashes 0.87–0.89
+ * (`memes — and`, `TubeCast — 你的`).
+ */
+
+/** Bar length / line ink height from which a dash is an en dash (below: a hyphen). */
+export const EN_DASH_MIN = 0.48;
+/** Bar length / line ink height from which a dash is an em dash. */
+export const EM_DASH_MIN = 0.75;
+
+/** An ink component's bounds, image pixels, inclusive. */
+export interface InkComponent {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/**
+ * The 8-connected ink components inside `line` (image pixels), left to right: ink is what differs from the median grey
+ * of the box's border by more than half the box's largest difference (at least 48 levels of contrast
+ * needed; otherwise none).
+ */
+export function inkComponents(image: RgbImage, line: PixelBox): InkComponent[] {
+  const x0 = Math.max(0, Math.floor(line.x0));
+  const y0 = Math.max(0, Math.floor(line.y0));
+  const x1 = Math.min(image.width, Math.ceil(line.x1));
+  const y1 = Math.min(image.height, Math.ceil(line.y1));
+  const w = x1 - x0;
+  const h = y1 - y0;
+  if (w < 3 || h < 4) return [];
+  const grey = new Float32Array(w * h);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) grey[y * w + x] = luma(image.data, ((y0 + y) * image.width + x0 + x) * 3);
+  const border: number[] = [];
+  for (let x = 0; x < w; x++) border.push(grey[x] ?? 0, grey[(h - 1) * w + x] ?? 0);
+  for (let y = 0; y < h; y++) border.push(grey[y * w] ?? 0, grey[y * w + w - 1] ?? 0);
+  border.sort((a, b) => a - b);
+  const bg = border[Math.floor(border.length / 2)] ?? 0;
+  let maxDiff = 0;
+  for (const v of grey) maxDiff = Math.max(maxDiff, Math.abs(v - bg));
+  if (maxDiff < 48) return [];
+  const threshold = maxDiff / 2;
+  const seen = new Uint8Array(w * h);
+  const out: InkComponent[] = [];
+  const stack: number[] = [];
+  for (let start = 0; start < w * h; start++) {
+    if (seen[start] || Math.abs((grey[start] ?? 0) - bg) <= threshold) continue;
+    seen[start] = 1;
+    stack.push(start);
+    const c = { x0: w, y0: h, x1: -1, y1: -1 };
+    while (stack.length > 0) {
+      const p = stack.pop() ?? 0;
+      const px = p % w;
+      const py = (p - px) / w;
+      c.x0 = Math.min(c.x0, px);
+      c.x1 = Math.max(c.x1, px);
+      c.y0 = Math.min(c.y0, py);
+      c.y1 = Math.max(c.y1, py);
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = px + dx;
+          const ny = py + dy;
+          if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
+          const q = ny * w + nx;
+          if (!seen[q] && Math.abs((grey[q] ?? 0) - bg) > threshold) {
+            seen[q] = 1;
+            stack.push(q);
+          }
+        }
+    }
+    out.push({ x0: x0 + c.x0, y0: y0 + c.y0, x1: x0 + c.x1, y1: y0 + c.y1 });
+  }
+  return out.sort((a, b) => a.x0 - b.x0);
+}
+
+/**
+ * Whether `c` is a dash or minus on a line whose ink spans rows `top`…`bottom`: at most a quarter of the
+ * line tall, at least twice as long as thick, at most 1.2 line heights long (longer is a rule, not a
+ * glyph), and centred in the line's middle band (30–80% down: a dash sits at the x-height's middle, an
+ * underscore or an overline does not).
+ */
+export function isBar(c: InkComponent, top: number, bottom: number): boolean {
+  const lineH = bottom - top + 1;
+  const h = c.y1 - c.y0 + 1;
+  const w = c.x1 - c.x0 + 1;
+  const mid = ((c.y0 + c.y1) / 2 - top) / lineH;
+  return h <= 0.25 * lineH && w >= 2 * h && w <= 1.2 * lineH && mid > 0.3 && mid < 0.8;
+}
+
+/** Characters the recogniser gives a dash: hyphen-minus, full-width hyphen, em dash, and `一` by it. */
+const DASH_LIKE = new Set(["-", "－", "—", "–", "一"]);
+const LATIN_LETTER = /\p{Script=Latin}/u;
+const DIGIT = /\p{N}/u;
+
+/**
+ * Whether the character at `i` of `text` is worth measuring as a dash: `-`, `－`, `—` anywhere except
+ * inside a Latin word (`widgets-for`: a hyphen by spelling) and as a minus before a digit at a word's
+ * start; `一` only beside a space or a Latin letter or digit (between ideographs it is the word `一`).
+ */
+export function dashCandidate(text: string, i: number): boolean {
+  const c = text[i] ?? "";
+  if (!DASH_LIKE.has(c)) return false;
+  const prev = text[i - 1] ?? "";
+  const next = text[i + 1] ?? "";
+  if (c === "一") return [prev, next].some((n) => n === " " || LATIN_LETTER.test(n) || DIGIT.test(n));
+  if (LATIN_LETTER.test(prev) && LATIN_LETTER.test(next)) return false;
+  return !((prev === "" || prev === " ") && DIGIT.test(next));
+}
+
+/** The dash a bar `length` px long is on a line `lineH` px tall (ink). */
+export function dashForLength(length: number, lineH: number): string {
+  const r = length / lineH;
+  return r >= EM_DASH_MIN ? "—" : r >= EN_DASH_MIN ? "–" : "-";
+}
+
+/** Where a character was read: its index in the line's text and its x centre in image pixels. */
+export interface GlyphAt {
+  index: number;
+  x: number;
+}
+
+/**
+ * `text` with its dashes set from their ink (`line` is the line's ink box in `image`; `glyphs` where
+ * the dash-like characters and the first character were read):
+ *
+ * - a dash-like character (`dashCandidate`) whose nearest ink component is a bar becomes the dash its
+ *   length says (`dashForLength`), or stays as read when that is the same dash (`－` for a hyphen);
+ * - a line starting with a digit whose leftmost ink is a bar starts with a minus: the `1` read on the
+ *   bar itself is replaced (`10` → `-0`), a bar left of the first digit is put back (`53:37` → `-53:37`).
+ *
+ * Unchanged where the ink is unclear (no contrast, no component near the character).
+ */
+export function typographicDashes(
+  text: string,
+  glyphs: readonly GlyphAt[],
+  image: RgbImage,
+  line: PixelBox,
+): string {
+  const wanted = glyphs.filter(
+    (g) => (g.index === 0 && DIGIT.test(text[0] ?? "")) || dashCandidate(text, g.index),
+  );
+  if (wanted.length === 0) return text;
+  const comps = inkComponents(image, line);
+  if (comps.length === 0) return text;
+  let top = Number.POSITIVE_INFINITY;
+  let bottom = Number.NEGATIVE_INFINITY;
+  for (const c of comps) {
+    top = Math.min(top, c.y0);
+    bottom = Math.max(bottom, c.y1);
+  }
+  const lineH = bottom - top + 1;
+  const chars = text.split("");
+  let prefix = "";
+  for (const g of wanted) {
+    const c = chars[g.index] ?? "";
+    if (g.index === 0 && DIGIT.test(c)) {
+      const first = comps[0];
+      if (!first || !isBar(first, top, bottom)) continue;
+      const slack = 0.3 * lineH;
+      if (c === "1" && g.x >= first.x0 - slack && g.x <= first.x1 + slack && DIGIT.test(chars[1] ?? ""))
+        chars[0] = "-";
+      else if (g.x > first.x1 + slack) prefix = "-";
+      continue;
+    }
+    const near = comps.reduce((a, b) =>
+      Math.abs((b.x0 + b.x1) / 2 - g.x) < Math.abs((a.x0 + a.x1) / 2 - g.x) ? b : a,
+    );
+    if (Math.abs((near.x0 + near.x1) / 2 - g.x) > 0.6 * lineH || !isBar(near, top, bottom)) continue;
+    const dash = dashForLength(near.x1 - near.x0 + 1, lineH);
+    // `－` and `-` are one hyphen (NFKC); only a change of dash is written.
+    if (dash !== (c === "－" ? "-" : c)) chars[g.index] = dash;
+  }
+  return prefix + chars.join("");
+}
