@@ -80,6 +80,12 @@ describe("dbBoxes", () => {
     const boxes = dbBoxes(map, 100, 60, DB);
     expect(boxes).toHaveLength(1);
     expect(boxes[0]?.score).toBeCloseTo(0.9);
+    // The same shape read less surely is more likely an icon or a photo fragment: dropped.
+    const unsure = probMap(100, 60, [
+      [10, 10, 50, 17, 0.7],
+      [46, 16, 54, 26, 0.7],
+    ]);
+    expect(dbBoxes(unsure, 100, 60, DB)).toEqual([]);
     // Rows are filled between their outermost pixels: two blobs joined by a thin bridge over a weak
     // stretch score that stretch too, and are dropped as before.
     const bridged = probMap(100, 40, [
