@@ -47,7 +47,7 @@ export const ocrConfigSchema = z
       .boolean()
       .default(true)
       .describe(
-        "Find text on a locally contrast-normalised grey copy of the screen (darkest channel; each pixel's distance from its neighbourhood mean in units of the neighbourhood's deviation), which recovers labels washed out by glare on the glass. Text is read in colour; a washed-out region (little contrast in its darkest channel) read below `minConfidence` is read again from the normalised copy. Off: both models see the colour screen only.",
+        "Find text on a locally contrast-normalised grey copy of the screen (darkest channel, strongly saturated colours at their HSL lightness; each pixel's distance from its neighbourhood mean in units of the neighbourhood's deviation), which recovers labels washed out by glare on the glass. Text is read in colour; a washed-out region (little contrast in its darkest channel) read below `minConfidence` is read again from the normalised copy. Off: both models see the colour screen only.",
       ),
     recognitionBatch: z
       .number()

@@ -11,10 +11,11 @@ import type { PixelBox } from "./detect.js";
  *
  *   g   = min(R, G, B)       — added light clips the other channels first, so the smallest one keeps
  *                              what contrast is left; coloured text on a light background is darkest
- *                              there too; but where a pixel's luma stands far above its darkest
- *                              channel (bright saturated colours), g moves towards its luma
+ *                              there too; but a strongly saturated pixel (its brightest channel far
+ *                              above its darkest) moves to the middle of the two, HSL lightness
  *                              (`inkGrey`): black on a yellow button is 0 against 0 in the darkest
- *                              channel and 0 against ~196 in luma. Glare and pale tones stay on the
+ *                              channel and 0 against ~128 in lightness, a systemBlue link on black
+ *                              10 against 0 and ~132 against 0. Glare and pale tones stay on the
  *                              darkest channel;
  *   out = 128 + gain · (g − mean) / (meanAbsDev + floor)
  *
@@ -138,29 +139,33 @@ function darkest(data: Buffer, i: number): number {
 }
 
 /**
- * How far a pixel's luma must rise above its darkest channel before `inkGrey` leaves that channel, and
- * where it is all luma: only bright saturated colours move (yellow 196 levels, orange ~164); blues
- * (~100), greens, reds and the pale sky and glare tones stay on the darkest channel, where white text on
- * them keeps its full contrast. (From 70: glare-weather screens lost 3 of 129 labels and their `°`s
- * next to the coloured temperature bars; from 120 they read as before, with fewer edits.)
+ * How far a pixel's brightest channel must stand above its darkest (its chroma) before `inkGrey` leaves
+ * the darkest channel, and where it is all HSL lightness, (max + min) / 2: only strongly saturated
+ * colours move — iOS's system colours (Apple HIG, Color: systemBlue #0A84FF 245, systemYellow
+ * #FFD60A 245, systemOrange 255, systemRed ~207, systemGreen #30D158 161, purple/indigo ~140) — while
+ * greys, the pale sky and glare tones (a pale blue card ~80) and the muted colours of maps stay on the
+ * darkest channel, where white text on them keeps its full contrast. Before this, a colour moved only
+ * when its luma stood 120+ above its darkest channel (yellow, orange), so blue text on black (10
+ * against 0 in the darkest channel, luma 110) was never found: `Nemesis - Dark`, dark-mode links.
  */
 const LIFT_FROM = 120;
 const LIFT_FULL = 170;
 
 /**
- * The grey text is found on: min(R, G, B), blended towards luma where the pixel's luma stands well
- * above that minimum, so ink and background that differ in brightness but share a dark channel (black
- * on a yellow or orange button) still differ.
+ * The grey text is found on: min(R, G, B), blended towards (max + min) / 2 where the pixel is strongly
+ * saturated, so ink and background that share a dark channel but differ in brightness (black on a
+ * yellow button, a blue link on black) still differ.
  */
 export function inkGrey(data: Uint8Array, i: number): number {
   const r = data[i] ?? 0;
   const g = data[i + 1] ?? 0;
   const b = data[i + 2] ?? 0;
   const lo = r < g ? (r < b ? r : b) : g < b ? g : b;
-  const lift = 0.299 * r + 0.587 * g + 0.114 * b - lo;
-  if (lift <= LIFT_FROM) return lo;
-  const w = lift >= LIFT_FULL ? 1 : (lift - LIFT_FROM) / (LIFT_FULL - LIFT_FROM);
-  return lo + w * lift;
+  const hi = r > g ? (r > b ? r : b) : g > b ? g : b;
+  const chroma = hi - lo;
+  if (chroma <= LIFT_FROM) return lo;
+  const w = chroma >= LIFT_FULL ? 1 : (chroma - LIFT_FROM) / (LIFT_FULL - LIFT_FROM);
+  return lo + (w * chroma) / 2;
 }
 
 /** Side of the square cells the smooth fields are computed on, in pixels. */

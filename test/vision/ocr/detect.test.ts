@@ -70,6 +70,33 @@ describe("dbBoxes", () => {
     expect(a?.y0).toBeLessThan(10); // still grown vertically
   });
 
+  it("scores a region over its own outline, so a label joined at a slant to an icon is kept", () => {
+    // A label (40×7) whose right end touches, one row down, an icon below it (8×10): every pixel is
+    // confident, but their bounding rectangle is more than half empty.
+    const map = probMap(100, 60, [
+      [10, 10, 50, 17, 0.9],
+      [46, 16, 54, 26, 0.9],
+    ]);
+    const boxes = dbBoxes(map, 100, 60, DB);
+    expect(boxes).toHaveLength(1);
+    expect(boxes[0]?.score).toBeCloseTo(0.9);
+    // The same shape read less surely is more likely an icon or a photo fragment: dropped.
+    const unsure = probMap(100, 60, [
+      [10, 10, 50, 17, 0.7],
+      [46, 16, 54, 26, 0.7],
+    ]);
+    expect(dbBoxes(unsure, 100, 60, DB)).toEqual([]);
+    // Rows are filled between their outermost pixels: two blobs joined by a thin bridge over a weak
+    // stretch score that stretch too, and are dropped as before.
+    const bridged = probMap(100, 40, [
+      [10, 10, 20, 18, 0.9],
+      [20, 10, 60, 18, 0.1],
+      [60, 10, 70, 18, 0.9],
+      [20, 10, 60, 11, 0.9],
+    ]);
+    expect(dbBoxes(bridged, 100, 40, DB)).toEqual([]);
+  });
+
   it("returns nothing for an empty map", () => {
     expect(dbBoxes(new Float32Array(64 * 32), 64, 32, DB)).toEqual([]);
   });

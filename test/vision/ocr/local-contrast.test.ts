@@ -125,11 +125,27 @@ describe("text on colour", () => {
     expect(paper - ink).toBeGreaterThan(60);
   });
 
-  it("leaves greys and pale or dark colours on the darkest channel, bright saturated ones on luma", () => {
+  it("leaves greys and pale or muted colours on the darkest channel, saturated ones on lightness", () => {
     const px = (r: number, g: number, b: number): number => inkGrey(Uint8Array.from([r, g, b]), 0);
     expect(px(120, 130, 140)).toBe(120);
-    expect(px(100, 160, 230)).toBe(100);
-    expect(px(255, 204, 0)).toBeCloseTo(0.299 * 255 + 0.587 * 204, 0);
+    expect(px(150, 190, 230)).toBe(150); // a pale blue card
+    expect(px(100, 160, 210)).toBe(100);
+    expect(px(255, 204, 0)).toBeCloseTo(127.5, 5); // yellow
+    expect(px(10, 132, 255)).toBeCloseTo(132.5, 5); // systemBlue, dark mode
     expect(px(0, 0, 0)).toBe(0);
+  });
+
+  it("keeps a systemBlue link on black apart, though both are near 0 in the darkest channel", () => {
+    const w = 240;
+    const h = 120;
+    const data = Buffer.alloc(w * h * 3);
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) {
+        const ink = y > h / 3 && y < (2 * h) / 3 && x > w / 4 && x < (3 * w) / 4 && x % 6 < 2;
+        const c = ink ? [10, 132, 255] : [0, 0, 0];
+        for (let k = 0; k < 3; k++) data[(y * w + x) * 3 + k] = c[k] ?? 0;
+      }
+    const flat = normalizeLocalContrast({ width: w, height: h, channels: 3, data });
+    expect(at(flat, 120, 60) - at(flat, 123, 60)).toBeGreaterThan(60);
   });
 });
