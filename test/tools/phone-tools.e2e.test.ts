@@ -209,7 +209,9 @@ describe("the 12 phone tools over MCP on the simulated rig", () => {
     const sent = await call("tap", { bbox: find(pasted, "Send").bbox });
     expectGesture(sent, "changed");
     const bubbles = sim.truth().elements.filter((e) => e.id.startsWith("messages.bubble."));
-    expect(bubbles.at(-1)?.label).toBe(MESSAGE);
+    // On failure: what the tap hit (the listing it aimed from, the result) and what the phone shows.
+    const why = [...pasted.texts.slice(-1), ...sent.texts, sim.truth().state].join("\n");
+    expect(bubbles.at(-1)?.label, why).toBe(MESSAGE);
     const back = await call("go_back");
     expectGesture(back, "changed");
     expect(sim.truth().state).toContain("thread list");
