@@ -1,5 +1,6 @@
-import { luma, type RgbImage } from "../../shared/image.js";
+import type { RgbImage } from "../../shared/image.js";
 import type { PixelBox } from "./detect.js";
+import { greyCrop } from "./ink.js";
 
 /**
  * Dashes and minus signs from their ink. The recogniser tells a bar's length poorly: its dictionary
@@ -35,23 +36,9 @@ export interface InkComponent {
  * needed; otherwise none).
  */
 export function inkComponents(image: RgbImage, line: PixelBox): InkComponent[] {
-  const x0 = Math.max(0, Math.floor(line.x0));
-  const y0 = Math.max(0, Math.floor(line.y0));
-  const x1 = Math.min(image.width, Math.ceil(line.x1));
-  const y1 = Math.min(image.height, Math.ceil(line.y1));
-  const w = x1 - x0;
-  const h = y1 - y0;
-  if (w < 3 || h < 4) return [];
-  const grey = new Float32Array(w * h);
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) grey[y * w + x] = luma(image.data, ((y0 + y) * image.width + x0 + x) * 3);
-  const border: number[] = [];
-  for (let x = 0; x < w; x++) border.push(grey[x] ?? 0, grey[(h - 1) * w + x] ?? 0);
-  for (let y = 0; y < h; y++) border.push(grey[y * w] ?? 0, grey[y * w + w - 1] ?? 0);
-  border.sort((a, b) => a - b);
-  const bg = border[Math.floor(border.length / 2)] ?? 0;
-  let maxDiff = 0;
-  for (const v of grey) maxDiff = Math.max(maxDiff, Math.abs(v - bg));
+  const crop = greyCrop(image, line, 3, 4);
+  if (!crop) return [];
+  const { x0, y0, w, h, grey, bg, maxDiff } = crop;
   if (maxDiff < 48) return [];
   const threshold = maxDiff / 2;
   const seen = new Uint8Array(w * h);

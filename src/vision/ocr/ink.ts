@@ -16,14 +16,28 @@ interface InkMask {
   ink: Uint8Array;
 }
 
-function inkMask(image: RgbImage, box: PixelBox): InkMask | null {
+/** A box's luma, its background (the median grey of its border) and its largest difference from it. */
+export interface GreyCrop {
+  /** Crop origin in image pixels and its size. */
+  x0: number;
+  y0: number;
+  w: number;
+  h: number;
+  /** Luma, row-major `w`×`h`. */
+  grey: Float32Array;
+  bg: number;
+  maxDiff: number;
+}
+
+/** The box clipped to the image and cropped to luma; null when smaller than `minW`×`minH`. */
+export function greyCrop(image: RgbImage, box: PixelBox, minW: number, minH: number): GreyCrop | null {
   const x0 = Math.max(0, Math.floor(box.x0));
   const y0 = Math.max(0, Math.floor(box.y0));
   const x1 = Math.min(image.width, Math.ceil(box.x1));
   const y1 = Math.min(image.height, Math.ceil(box.y1));
   const w = x1 - x0;
   const h = y1 - y0;
-  if (w < 3 || h < 3) return null;
+  if (w < minW || h < minH) return null;
   const grey = new Float32Array(w * h);
   const d = image.data;
   for (let y = 0; y < h; y++)
@@ -38,6 +52,13 @@ function inkMask(image: RgbImage, box: PixelBox): InkMask | null {
   const bg = border[Math.floor(border.length / 2)] ?? 0;
   let maxDiff = 0;
   for (const v of grey) maxDiff = Math.max(maxDiff, Math.abs(v - bg));
+  return { x0, y0, w, h, grey, bg, maxDiff };
+}
+
+function inkMask(image: RgbImage, box: PixelBox): InkMask | null {
+  const crop = greyCrop(image, box, 3, 3);
+  if (!crop) return null;
+  const { x0, y0, w, h, grey, bg, maxDiff } = crop;
   const threshold = Math.max(24, maxDiff / 3);
   if (maxDiff < threshold) return null;
   const ink = new Uint8Array(w * h);
