@@ -1,26 +1,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { realCameraFrame } from "../../src/lab/real/camera.js";
-import { realScreenSchema } from "../../src/lab/real/labels.js";
 import type { RgbImage } from "../../src/shared/image.js";
 import { proposeDiscButtons } from "../../src/vision/disc-buttons.js";
 import { decodeRgb, stretchContrast, warpToScreen } from "../../src/vision/rectify.js";
+import { loadRealImage, REAL_SET_DIR, realLabel } from "./real-set.js";
 
-const DIR = join(import.meta.dirname, "../../datasets/real-iphone");
-
-async function load(name: string): Promise<RgbImage> {
-  const { data, info } = await sharp(join(DIR, "images", name))
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { width: info.width, height: info.height, channels: 3, data };
-}
-const elements = (name: string) =>
-  realScreenSchema.parse(
-    JSON.parse(readFileSync(join(DIR, "labels", name.replace(/\.(png|jpe?g)$/, ".json")), "utf8")),
-  ).elements;
+const elements = (name: string) => realLabel(name).elements;
 const centreIn = (b: readonly number[], r: { box: readonly number[] }): boolean => {
   const x = ((r.box[0] as number) + (r.box[2] as number)) / 2;
   const y = ((r.box[1] as number) + (r.box[3] as number)) / 2;
@@ -38,7 +25,7 @@ const CASES: [string, RegExp][] = [
 describe("proposeDiscButtons", () => {
   for (const [name, which] of CASES)
     it(`finds the filled round buttons of ${name}`, async () => {
-      const rows = proposeDiscButtons(await load(name), []);
+      const rows = proposeDiscButtons(await loadRealImage(name), []);
       const truth = elements(name).filter((e) => which.test(e.label));
       expect(truth.length).toBeGreaterThan(0);
       for (const e of truth)
@@ -49,7 +36,7 @@ describe("proposeDiscButtons", () => {
     });
 
   it("leaves discs a row already covers, and plain discs with no symbol", async () => {
-    const screen = await load("rb-callkeep-incoming.png");
+    const screen = await loadRealImage("rb-callkeep-incoming.png");
     const decline = elements("rb-callkeep-incoming.png").find((e) => e.label === "Refuser");
     if (!decline) throw new Error("label missing");
     const rows = proposeDiscButtons(screen, [{ kind: "icon", label: "", box: decline.box, conf: 0.5 }]);
@@ -80,7 +67,7 @@ describe("proposeDiscButtons", () => {
   ];
   for (const [name, which, seed] of FILMED)
     it(`finds the filled round buttons of ${name} on a camera frame`, async () => {
-      const shot = await realCameraFrame(readFileSync(join(DIR, "images", name)), { seed });
+      const shot = await realCameraFrame(readFileSync(join(REAL_SET_DIR, "images", name)), { seed });
       const w = 585;
       const h = Math.round((w * shot.screenPx.height) / shot.screenPx.width);
       const screen = stretchContrast(warpToScreen(await decodeRgb(shot.frame), shot.screenToCamera, w, h));

@@ -1,31 +1,15 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { realScreenSchema } from "../../src/lab/real/labels.js";
-import type { RgbImage } from "../../src/shared/image.js";
 import { applyPhotoGrid, findPhotoGrid } from "../../src/vision/photo-grid.js";
+import { loadRealImage, realLabel } from "./real-set.js";
 
-const DIR = join(import.meta.dirname, "../../datasets/real-iphone");
-
-async function load(name: string): Promise<RgbImage> {
-  const { data, info } = await sharp(join(DIR, "images", name))
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { width: info.width, height: info.height, channels: 3, data };
-}
-const label = (name: string) =>
-  realScreenSchema.parse(
-    JSON.parse(readFileSync(join(DIR, "labels", name.replace(/\.(png|jpe?g)$/, ".json")), "utf8")),
-  );
+const label = realLabel;
 const inBox = (b: readonly number[], x: number, y: number): boolean =>
   x >= (b[0] as number) && x <= (b[2] as number) && y >= (b[1] as number) && y <= (b[3] as number);
 
 describe("findPhotoGrid", () => {
   it("lists every thumbnail and select circle of a real photo picker, with the circle's state", async () => {
     const name = "ra-tzimagepicker-grid-zh.png";
-    const screen = await load(name);
+    const screen = await loadRealImage(name);
     const truth = label(name);
     // The clips' duration bars as OCR would give them: those thumbnails are videos.
     const durations = truth.text
@@ -60,6 +44,6 @@ describe("findPhotoGrid", () => {
       "rc-netnewswire-timeline-dark.png",
       "rd-zkytech-scriptable-list.jpg",
     ])
-      expect(findPhotoGrid(await load(name)), name).toEqual([]);
+      expect(findPhotoGrid(await loadRealImage(name)), name).toEqual([]);
   });
 });
