@@ -67,6 +67,59 @@ export function iconSignature(screen: RgbImage, box: FracBox): Float32Array | nu
   return sig;
 }
 
+/**
+ * Share of the signature's cells that must stand out from the colour around the box for it to be an
+ * app tile. An app icon is an opaque squircle of its own artwork (Apple HIG, App icons: icons are
+ * square and fully opaque), so nearly every cell of its inner part differs from what surrounds it; a
+ * glyph button (a back chevron, a send arrow) or a gap between controls is ink on the background, and
+ * most of its cells are that background. Without this, a back button on a camera frame, boxed like a
+ * tile, was named after a flat patch remembered as "Send" and a tap on "Send" went back.
+ */
+export const MIN_TILE_COVER = 0.5;
+
+/** Median colour of a one-pixel ring just outside `box` (fractions of `screen`): what the tile sits on. */
+function surroundColour(screen: RgbImage, box: FracBox): [number, number, number] {
+  const { width: W, height: H, data } = screen;
+  const pad = Math.max(2, Math.round(0.04 * boxWidth(box) * W));
+  const x0 = Math.max(0, Math.floor(box[0] * W) - pad);
+  const x1 = Math.min(W - 1, Math.ceil(box[2] * W) + pad);
+  const y0 = Math.max(0, Math.floor(box[1] * H) - pad);
+  const y1 = Math.min(H - 1, Math.ceil(box[3] * H) + pad);
+  const ring: number[][] = [[], [], []];
+  const take = (x: number, y: number) => {
+    const o = (y * W + x) * 3;
+    for (let c = 0; c < 3; c++) ring[c]?.push(data[o + c] ?? 0);
+  };
+  for (let x = x0; x <= x1; x++) {
+    take(x, y0);
+    take(x, y1);
+  }
+  for (let y = y0 + 1; y < y1; y++) {
+    take(x0, y);
+    take(x1, y);
+  }
+  const median = (v: number[] | undefined): number => {
+    const sorted = [...(v ?? [])].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)] ?? 0;
+  };
+  return [median(ring[0]), median(ring[1]), median(ring[2])];
+}
+
+/** Whether the tile at `box`, whose signature is `sig`, is opaque artwork rather than background. */
+export function isOpaqueTile(screen: RgbImage, box: FracBox, sig: Float32Array): boolean {
+  const bg = surroundColour(screen, box);
+  const cells = sig.length / 3;
+  let standing = 0;
+  for (let i = 0; i < cells; i++) {
+    const d =
+      Math.abs((sig[i * 3] ?? 0) - bg[0]) +
+      Math.abs((sig[i * 3 + 1] ?? 0) - bg[1]) +
+      Math.abs((sig[i * 3 + 2] ?? 0) - bg[2]);
+    if (d > TILE_CONTRAST) standing++;
+  }
+  return standing >= MIN_TILE_COVER * cells;
+}
+
 function distance(a: Float32Array, b: Float32Array): number {
   let d = 0;
   for (let i = 0; i < a.length; i++) d += Math.abs((a[i] ?? 0) - (b[i] ?? 0));
@@ -196,7 +249,7 @@ export function applyIconMemory(
   for (const r of rows) {
     if (r.kind !== "app" || r.label === "") continue;
     const sig = iconSignature(screen, r.box);
-    if (sig) memory.remember(sig, r.label);
+    if (sig && isOpaqueTile(screen, r.box, sig)) memory.remember(sig, r.label);
   }
   for (const t of rows) {
     if (t.kind !== "text" || Array.from(t.label).length > MAX_NAME_CHARS) continue;
@@ -205,12 +258,12 @@ export function applyIconMemory(
     // The name is set smaller than its tile (the switcher: 15 pt text beside a 30 pt icon).
     if (!tile || boxHeight(t.box) > 0.8 * boxHeight(tile)) continue;
     const sig = iconSignature(screen, tile);
-    if (sig) memory.remember(sig, t.label, true);
+    if (sig && isOpaqueTile(screen, tile, sig)) memory.remember(sig, t.label, true);
   }
   return rows.map((r) => {
     if (!isAppIcon(r, { aspect })) return r;
     const sig = iconSignature(screen, r.box);
-    const name = sig && memory.recall(sig);
+    const name = sig && isOpaqueTile(screen, r.box, sig) && memory.recall(sig);
     return name ? { kind: "app", label: name, box: r.box, conf: r.conf } : r;
   });
 }

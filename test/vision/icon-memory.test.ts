@@ -3,8 +3,9 @@ import { parseConfig } from "../../src/app/config/load.js";
 import { toRgb } from "../../src/shared/image.js";
 import { IPHONE_61 } from "../../src/shared/phone-model.js";
 import { createVision, type VisionStack } from "../../src/vision/create.js";
-import { IconMemory, iconSignature } from "../../src/vision/icon-memory.js";
+import { applyIconMemory, IconMemory, iconSignature, isOpaqueTile } from "../../src/vision/icon-memory.js";
 import type { ListingEntry } from "../../src/vision/listing.js";
+import { decodeRgb } from "../../src/vision/rectify.js";
 import { el, fonts, makePhone, PASSCODE } from "../sim/phone/helpers.js";
 
 const sig = (v: number): Float32Array => new Float32Array(108).fill(v);
@@ -97,4 +98,42 @@ describe("dock icons named from memory on the simulated phone", () => {
     home = await look();
     expect(home.find(at("home.icon.music"))).toMatchObject({ kind: "app", label: "Music" });
   }, 120_000);
+});
+
+/**
+ * Only opaque tiles are remembered or named. Seen in the phone-tools e2e under load: on a camera frame
+ * the thread's back chevron, boxed like a tile, was listed as `[app] "Send"` (a flat patch had been
+ * remembered under that name), and tapping the first "Send" row went back instead of sending.
+ */
+describe("glyph buttons are not app tiles", () => {
+  it("a home icon is an opaque tile, the back chevron and a blank patch are not; no name lands on them", async () => {
+    const { phone, finger } = makePhone();
+    finger.unlock(PASSCODE);
+    const home = await decodeRgb(await phone.screenshot());
+    const mail = el(phone, "home.icon.mail").box;
+    const mailSig = iconSignature(home, mail);
+    expect(mailSig && isOpaqueTile(home, mail, mailSig)).toBe(true);
+    finger.tapId("home.icon.messages");
+    const thread = phone.truth().elements.find((e) => e.id.startsWith("messages.thread."));
+    finger.tapId(thread?.id ?? "");
+    const screen = await decodeRgb(await phone.screenshot());
+    const back = el(phone, "nav.back").box;
+    const backSig = iconSignature(screen, back);
+    expect(backSig).not.toBeNull();
+    expect(backSig && isOpaqueTile(screen, back, backSig)).toBe(false);
+    // A blank patch of the thread's background, of the back button's size, remembered as "Send" (as a
+    // flat gap beside the Send label was) is close enough to the chevron's signature to name it...
+    const w = back[2] - back[0];
+    const h = back[3] - back[1];
+    const blank: [number, number, number, number] = [0.45, 0.4, 0.45 + w, 0.4 + h];
+    const blankSig = iconSignature(screen, blank);
+    expect(blankSig && isOpaqueTile(screen, blank, blankSig)).toBe(false);
+    const memory = new IconMemory();
+    if (blankSig) memory.remember(blankSig, "Send", true);
+    expect(backSig && memory.recall(backSig)).toBe("Send");
+    // ...but the listing never names a glyph button from memory.
+    const aspect = screen.height / screen.width;
+    const rows = applyIconMemory(screen, [{ kind: "icon", label: "", box: back, conf: 0.6 }], memory, aspect);
+    expect(rows[0]).toMatchObject({ kind: "icon", label: "" });
+  }, 60_000);
 });
