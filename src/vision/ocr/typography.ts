@@ -35,11 +35,24 @@ export const CURLY_SLANT = 0.075;
 export const MIN_MARK_HEIGHT = 4;
 
 /**
+ * How much wider than tall a double mark (`"`) may be measured as one piece. On a camera frame the
+ * lens blur joins its two strokes into one blob (seen on the real dev set's filmed alerts and
+ * quotations: every `“` there came out as one component up to ~1.6× as wide as tall), whose slant is
+ * still the strokes' own; a single mark and each stroke of a sharp pair are taller than wide.
+ */
+export const DOUBLE_MARK_ASPECT = 2;
+
+/**
  * The shape of the quote mark read near `x` on the line whose ink box is `line` (image pixels), or
  * undefined when no lone small mark sits there in the line's upper half (a mark merged with a letter,
- * too small to measure, or no clear ink).
+ * too small to measure, or no clear ink). `double`: the mark read was `"` (its strokes may be joined).
  */
-export function quoteShape(image: RgbImage, line: PixelBox, x: number): QuoteShape | undefined {
+export function quoteShape(
+  image: RgbImage,
+  line: PixelBox,
+  x: number,
+  double = false,
+): QuoteShape | undefined {
   const h = line.y1 - line.y0;
   if (!(h >= MIN_MARK_HEIGHT * 2)) return undefined;
   // The window: the upper ~55% of the line (quote marks hang from the cap height), ±half a line wide.
@@ -61,7 +74,7 @@ export function quoteShape(image: RgbImage, line: PixelBox, x: number): QuoteSha
     }
   if (maxDiff < 48) return undefined;
   const threshold = maxDiff / 3;
-  const best = nearestMark(diff, w, wh, threshold, x - wx0, h);
+  const best = nearestMark(diff, w, wh, threshold, x - wx0, h, double ? DOUBLE_MARK_ASPECT : 1);
   if (!best) return undefined;
   return best.slant >= CURLY_SLANT ? "curly" : "straight";
 }
@@ -89,7 +102,7 @@ interface Mark {
 /**
  * The ink component nearest `cx` that is small and free-standing: it touches neither the window's
  * bottom (letters run down to the baseline) nor its sides, is at least `MIN_MARK_HEIGHT` tall, at most
- * 45% of the line's height and taller than wide. Its slant compares the ink-weighted centre of its top
+ * 45% of the line's height and at most `maxAspect` times as wide as tall. Its slant compares the ink-weighted centre of its top
  * third with that of its bottom third.
  */
 function nearestMark(
@@ -99,6 +112,7 @@ function nearestMark(
   threshold: number,
   cx: number,
   lineHeight: number,
+  maxAspect: number,
 ): Mark | undefined {
   const label = new Int32Array(w * h).fill(-1);
   let best: Mark | undefined;
@@ -141,7 +155,7 @@ function nearestMark(
     const mh = y1 - y0 + 1;
     const mw = x1 - x0 + 1;
     if (y1 >= h - 1 || x0 === 0 || x1 >= w - 1) continue;
-    if (mh < MIN_MARK_HEIGHT || mh > 0.45 * lineHeight || mh < mw) continue;
+    if (mh < MIN_MARK_HEIGHT || mh > 0.45 * lineHeight || mw > maxAspect * mh) continue;
     const third = mh / 3;
     let topX = 0;
     let topW = 0;
@@ -175,12 +189,15 @@ function nearestMark(
 }
 
 const OPENS_AFTER = /^$|[\s([{<\-–—/]$/u;
-const WORDISH = /^[\p{L}\p{N}]/u;
+/** A word follows, perhaps after one space: on blurred frames the reader often puts one after `“`. */
+const WORDISH = /^\s?[\p{L}\p{N}]/u;
 
 /**
  * `text` with the straight marks whose shape was measured curly made curly: `'` → `’` or `‘`, `"` →
  * `”` or `“`. A mark opens when it starts the line or follows a space or an opening bracket and a
- * letter or digit follows it; otherwise it closes (an apostrophe inside a word is a closing `’`).
+ * letter or digit follows it (right after it, or after one space: `wild. " Stories` opens, as a
+ * closing mark is not set after a space); otherwise it closes (an apostrophe inside a word is a
+ * closing `’`).
  */
 export function curlQuotes(text: string, shapes: ReadonlyMap<number, QuoteShape>): string {
   let out = "";
@@ -206,7 +223,7 @@ export function typographicQuotes(
   if (marks.length === 0) return text;
   const shapes = new Map<number, QuoteShape>();
   for (const m of marks) {
-    const shape = quoteShape(image, line, m.x);
+    const shape = quoteShape(image, line, m.x, text[m.index] === '"');
     if (shape) shapes.set(m.index, shape);
   }
   return curlQuotes(text, shapes);

@@ -38,6 +38,23 @@ describe("quoteShape", () => {
     expect(quoteShape(mark(4), LINE, 101)).toBe("curly");
   });
 
+  it("measures a double mark whose strokes blur into one blob (a camera frame) as one mark", () => {
+    // Two strokes 3 px apart, their tops 4 px right of their bottoms, joined by a 2 px bridge of
+    // blurred ink: one component 11 px wide and 12 px tall.
+    const joined = (lean: number) =>
+      drawn(200, 60, (x, y) => {
+        if (x >= 30 && x < 40 && y >= 12 && y < 50) return true;
+        if (y < 12 || y >= 24) return false;
+        const shift = (lean * (24 - y)) / 12;
+        const inStroke = (x0: number) => x >= x0 + shift && x < x0 + 4 + shift;
+        return inStroke(94) || inStroke(101) || (y >= 16 && y < 18 && x >= 94 + shift && x < 105 + shift);
+      });
+    expect(quoteShape(joined(4), LINE, 101, true)).toBe("curly");
+    expect(quoteShape(joined(0), LINE, 99, true)).toBe("straight");
+    // As a single mark (`'`) the blob is too wide to be one.
+    expect(quoteShape(joined(4), LINE, 101)).toBeUndefined();
+  });
+
   it("answers nothing where no lone small mark hangs from the cap height", () => {
     expect(
       quoteShape(
@@ -91,6 +108,9 @@ describe("curlQuotes", () => {
     expect(curlQuotes(`'Sarah Stone's'`, all(`'Sarah Stone's'`))).toBe("‘Sarah Stone’s’");
     expect(curlQuotes(`("ok")`, all(`("ok")`))).toBe("(“ok”)");
     expect(curlQuotes(`Peoples'`, all(`Peoples'`))).toBe("Peoples’");
+    // A space read after an opening mark (blurred frames) still opens it; before a closing one it stays.
+    expect(curlQuotes(`wild. " Stories`, all(`wild. " Stories`))).toBe("wild. “ Stories");
+    expect(curlQuotes(`day" became`, all(`day" became`))).toBe("day” became");
   });
   it("leaves marks measured straight or not measured alone", () => {
     expect(curlQuotes(`"a" : "b"`, new Map([[0, "straight" as const]]))).toBe(`"a" : "b"`);
