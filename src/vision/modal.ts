@@ -72,7 +72,7 @@ export function findModalCard(screen: RgbImage, rows: readonly Candidate[]): Fra
   const y1 = Math.min(H, Math.ceil(Math.max(...centred.map((r) => r.box[3])) * H + reach));
   const luma = lumaPlane(screen, y0, y1);
   const W = luma.length / H;
-  const lines = hairlines(luma, W, y0, y1).filter(
+  const lines = hairlines(smoothRows(luma, W), W, y0, y1).filter(
     (s) => Math.abs((s.l + s.r) / 2 - W / 2) < CENTRED * W && s.l > EDGE * W && s.r < W - 1 - EDGE * W,
   );
   for (const first of lines) {
@@ -127,6 +127,30 @@ function lumaPlane(s: RgbImage, y0: number, y1: number): Uint8Array {
 }
 
 /**
+ * `luma` averaged over five neighbouring columns in each row: a horizontal hairline keeps its full step
+ * while a camera frame's pixel noise (a few levels, comparable to the line's step) is damped.
+ */
+function smoothRows(luma: Uint8Array, W: number): Uint8Array {
+  const out = new Uint8Array(luma.length);
+  for (let row = 0; row < luma.length; row += W) {
+    let sum = 0;
+    let n = 0;
+    for (let x = -2; x < W; x++) {
+      if (x + 2 < W) {
+        sum += luma[row + x + 2] ?? 0;
+        n++;
+      }
+      if (x - 3 >= 0) {
+        sum -= luma[row + x - 3] ?? 0;
+        n--;
+      }
+      if (x >= 0) out[row + x] = Math.round(sum / n);
+    }
+  }
+  return out;
+}
+
+/**
  * The run of lines through `first` spaced one button apart: UIKit's alert and action-sheet button rows
  * are 44–57 pt tall, 0.10–0.18 of a 320–440 pt wide screen (`BUTTON_MIN`–`BUTTON_MAX`, with margin);
  * `widthPx` is the screen's width in the rows' pixels.
@@ -143,13 +167,13 @@ function buttonStack(same: readonly Line[], first: Line, widthPx: number): Line[
 }
 
 /**
- * Horizontal hairlines: rows of pixels that step by ≥ LINE_STEP against the rows two above and two
- * below, with the same sign, over one run (gaps ≤ 2 px) at least MIN_LINE of the width; a line two or
+ * Horizontal hairlines: rows of pixels that step by ≥ LINE_STEP against the rows two (or three) above
+ * and below, with the same sign (`stepsOff`), at that row or the next, over one run (gaps ≤ 2 px) at least MIN_LINE of the width; a line two or
  * three pixels thick is listed once.
  */
 function hairlines(luma: Uint8Array, W: number, y0: number, y1: number): Line[] {
   const out: Line[] = [];
-  for (let y = y0 + 2; y < y1 - 2; y++) {
+  for (let y = y0 + 3; y < y1 - 3; y++) {
     let runStart = -1;
     let lastHit = -10;
     let best: Line | undefined;
@@ -157,10 +181,8 @@ function hairlines(luma: Uint8Array, W: number, y0: number, y1: number): Line[] 
       let hit = false;
       if (x < W) {
         const p = y * W + x;
-        const c = luma[p] ?? 0;
-        const up = c - (luma[p - 2 * W] ?? 0);
-        const down = c - (luma[p + 2 * W] ?? 0);
-        hit = Math.abs(up) >= LINE_STEP && Math.abs(down) >= LINE_STEP && Math.sign(up) === Math.sign(down);
+        // A line tilted by a pixel over its length (a rectified camera frame) steps off one row or the next.
+        hit = [p, p + W].some((q) => stepsOff(luma, q, W, 2) || stepsOff(luma, q, W, 3));
       }
       if (hit) {
         if (runStart < 0) runStart = x;
@@ -178,6 +200,18 @@ function hairlines(luma: Uint8Array, W: number, y0: number, y1: number): Line[] 
     out.push(best);
   }
   return out;
+}
+
+/**
+ * Whether the pixel at `p` steps by ≥ LINE_STEP, with the same sign, against the pixels `d` rows above
+ * and below: a hairline. `d` = 2 finds a one-pixel line; 3 also finds it when a camera's blur has
+ * spread it over two rows (each then only part-way to its full step against rows two away).
+ */
+function stepsOff(luma: Uint8Array, p: number, W: number, d: number): boolean {
+  const c = luma[p] ?? 0;
+  const up = c - (luma[p - d * W] ?? 0);
+  const down = c - (luma[p + d * W] ?? 0);
+  return Math.abs(up) >= LINE_STEP && Math.abs(down) >= LINE_STEP && Math.sign(up) === Math.sign(down);
 }
 
 /**
