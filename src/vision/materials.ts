@@ -37,10 +37,10 @@ const BLURRED = 0.3;
  * … or when its ink contrast is under this fraction of the screen's median text contrast: iOS 26's
  * scroll edge effect (UIKit `UIScrollEdgeEffect`) fades content under the bars into the background
  * instead. The faintest text iOS draws on purpose, `tertiaryLabel`/`placeholderText` (30% opacity,
- * UIKit `UIColor`), keeps about half the median contrast of a screen of `label` and
- * `secondaryLabel` (60%) text.
+ * UIKit `UIColor`), keeps 30% of `label`'s contrast, and a screen's median text is at most as
+ * contrasted as `label`: text under 28% of the median is fainter than anything iOS draws on purpose.
  */
-const FADED = 0.26;
+const FADED = 0.28;
 /** Samples at most this many pixels along a box's longer side (larger boxes are strided). */
 const MAX_SAMPLES = 160;
 

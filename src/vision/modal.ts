@@ -72,14 +72,33 @@ export function findModalCard(screen: RgbImage, rows: readonly Candidate[]): Fra
   const y1 = Math.min(H, Math.ceil(Math.max(...centred.map((r) => r.box[3])) * H + reach));
   const luma = lumaPlane(screen, y0, y1);
   const W = luma.length / H;
-  const lines = hairlines(smoothRows(luma, W), W, y0, y1).filter(
+  // A screenshot's hairlines are exact; a camera frame's are spread and noisy: when the exact scan
+  // finds no card, the same scan runs on a smoothed plane with a tolerant step test.
+  return (
+    cardFrom(hairlines(luma, W, y0, y1, false), luma, W, H, y0, aspect, centred, screen.width) ??
+    cardFrom(hairlines(smoothRows(luma, W), W, y0, y1, true), luma, W, H, y0, aspect, centred, screen.width)
+  );
+}
+
+/** The card of the first titled button stack among `all` hairlines (see `findModalCard`). */
+function cardFrom(
+  all: readonly Line[],
+  luma: Uint8Array,
+  W: number,
+  H: number,
+  y0: number,
+  aspect: number,
+  centred: readonly Candidate[],
+  widthPx: number,
+): FracBox | undefined {
+  const lines = all.filter(
     (s) => Math.abs((s.l + s.r) / 2 - W / 2) < CENTRED * W && s.l > EDGE * W && s.r < W - 1 - EDGE * W,
   );
   for (const first of lines) {
     const stack = buttonStack(
       lines.filter((s) => Math.abs(s.l - first.l) < SAME_END * W && Math.abs(s.r - first.r) < SAME_END * W),
       first,
-      screen.width,
+      widthPx,
     );
     if (stack.length < 2) continue;
     const width = (first.r - first.l) / W;
@@ -167,13 +186,14 @@ function buttonStack(same: readonly Line[], first: Line, widthPx: number): Line[
 }
 
 /**
- * Horizontal hairlines: rows of pixels that step by ≥ LINE_STEP against the rows two (or three) above
- * and below, with the same sign (`stepsOff`), at that row or the next, over one run (gaps ≤ 2 px) at least MIN_LINE of the width; a line two or
+ * Horizontal hairlines: rows of pixels that step by ≥ LINE_STEP against the rows two above and below
+ * (`tolerant`: or three, at that row or the next), with the same sign (`stepsOff`), over one run (gaps ≤ 2 px) at least MIN_LINE of the width; a line two or
  * three pixels thick is listed once.
  */
-function hairlines(luma: Uint8Array, W: number, y0: number, y1: number): Line[] {
+function hairlines(luma: Uint8Array, W: number, y0: number, y1: number, tolerant: boolean): Line[] {
   const out: Line[] = [];
-  for (let y = y0 + 3; y < y1 - 3; y++) {
+  const margin = tolerant ? 4 : 2; // rows the step test reaches above and below
+  for (let y = y0 + margin; y < y1 - margin; y++) {
     let runStart = -1;
     let lastHit = -10;
     let best: Line | undefined;
@@ -181,8 +201,11 @@ function hairlines(luma: Uint8Array, W: number, y0: number, y1: number): Line[] 
       let hit = false;
       if (x < W) {
         const p = y * W + x;
-        // A line tilted by a pixel over its length (a rectified camera frame) steps off one row or the next.
-        hit = [p, p + W].some((q) => stepsOff(luma, q, W, 2) || stepsOff(luma, q, W, 3));
+        // Tolerant: a line tilted by a pixel over its length (a rectified camera frame) steps off one row
+        // or the next, and its blur spreads it (`stepsOff` three rows away).
+        hit = tolerant
+          ? [p, p + W].some((q) => stepsOff(luma, q, W, 2) || stepsOff(luma, q, W, 3))
+          : stepsOff(luma, p, W, 2);
       }
       if (hit) {
         if (runStart < 0) runStart = x;
