@@ -2,6 +2,7 @@ import type { RgbImage } from "../shared/image.js";
 import { wallpaperAboveDock } from "./home-wallpaper.js";
 import { textBehindMaterial } from "./materials.js";
 import { findModalCard } from "./modal.js";
+import { drawerEdge, findMenuCard, textBesideDrawer } from "./overlays.js";
 import { passcodeDots } from "./passcode-dots.js";
 import { listPictures } from "./pictures.js";
 import type { Candidate } from "./row.js";
@@ -24,8 +25,10 @@ import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
  *   decoration. An icon row on a switch's row, right before a text row (the title), goes.
  * - **Text seen through a bar.** Content scrolled under a navigation bar, toolbar or tab bar is blurred
  *   or faded by the bar's material; a text row read there is a fragment, not a target (`materials.ts`).
- * - **Behind a modal card.** While an alert or action sheet is up (`modal.ts`), controls outside its
- *   card are inert, and a text line running under the card's side is read as a cut fragment.
+ * - **Behind a modal card.** While an alert or action sheet (`modal.ts`) or a popup menu (`overlays.ts`)
+ *   is up, controls outside its card are inert, and a text line running under its side is a fragment.
+ * - **Beside a drawer.** The dimmed strip of the main view beside an open side drawer holds only cut
+ *   text (`overlays.ts`).
  */
 
 /** Row kinds that are controls, inert behind a modal alert or action sheet (`modal.ts`). */
@@ -56,12 +59,13 @@ export function dropSpuriousRows(
   screen?: RgbImage,
 ): Candidate[] {
   const rows = screen ? listPictures(screen, input) : input;
-  const card = screen ? findModalCard(screen, rows) : undefined;
+  const card = screen ? (findModalCard(screen, rows) ?? findMenuCard(screen, rows)) : undefined;
   const dots = passcodeDots(rows);
   const wallpaper = wallpaperAboveDock(rows, aspect);
   const material = screen ? textBehindMaterial(screen, rows) : new Set<Candidate>();
+  const drawer = screen ? textBesideDrawer(rows, drawerEdge(screen)) : new Set<Candidate>();
   return rows.filter((r) => {
-    if (dots.has(r) || wallpaper.has(r) || material.has(r)) return false;
+    if (dots.has(r) || wallpaper.has(r) || material.has(r) || drawer.has(r)) return false;
     if (card && BEHIND_MODAL.has(r.kind) && !contains(card, centreX(r.box), centreY(r.box))) return false;
     if (card && r.kind === "text" && cutByCard(r.box, card)) return false;
     if (r.kind !== "icon") return true;
