@@ -153,7 +153,11 @@ function panelSide(screen: RgbImage, top: number, bottom: number, left: number):
     }
     return n > 0 && Math.max(...counts) >= SIDE_COVER * n;
   };
-  for (let x = Math.min(Math.round(left * W) - d, Math.round(SIDE_MAX * W)); x >= Math.round(SIDE_MIN * W); x--)
+  for (
+    let x = Math.min(Math.round(left * W) - d, Math.round(SIDE_MAX * W));
+    x >= Math.round(SIDE_MIN * W);
+    x--
+  )
     if (edge(x) && edge(W - 1 - x)) return x / W;
   return undefined;
 }

@@ -34,7 +34,8 @@ describe("textBehindMaterial", () => {
     const title = lines.find((l) => l.label === "Today");
     expect(title).toBeDefined();
     const [first] = blurred;
-    if (title && first) expect(edgeSharpness(image, first.box)).toBeLessThan(0.3 * edgeSharpness(image, title.box));
+    if (title && first)
+      expect(edgeSharpness(image, first.box)).toBeLessThan(0.3 * edgeSharpness(image, title.box));
   });
 
   it("drops lines faded under a light toolbar, keeps its search field and the last sharp lines", async () => {
