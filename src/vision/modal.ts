@@ -72,14 +72,33 @@ export function findModalCard(screen: RgbImage, rows: readonly Candidate[]): Fra
   const y1 = Math.min(H, Math.ceil(Math.max(...centred.map((r) => r.box[3])) * H + reach));
   const luma = lumaPlane(screen, y0, y1);
   const W = luma.length / H;
-  const lines = hairlines(luma, W, y0, y1).filter(
+  // A screenshot's hairlines are exact; a camera frame's are spread and noisy: when the exact scan
+  // finds no card, the same scan runs on a smoothed plane with a tolerant step test.
+  return (
+    cardFrom(hairlines(luma, W, y0, y1, false), luma, W, H, y0, aspect, centred, screen.width) ??
+    cardFrom(hairlines(smoothRows(luma, W), W, y0, y1, true), luma, W, H, y0, aspect, centred, screen.width)
+  );
+}
+
+/** The card of the first titled button stack among `all` hairlines (see `findModalCard`). */
+function cardFrom(
+  all: readonly Line[],
+  luma: Uint8Array,
+  W: number,
+  H: number,
+  y0: number,
+  aspect: number,
+  centred: readonly Candidate[],
+  widthPx: number,
+): FracBox | undefined {
+  const lines = all.filter(
     (s) => Math.abs((s.l + s.r) / 2 - W / 2) < CENTRED * W && s.l > EDGE * W && s.r < W - 1 - EDGE * W,
   );
   for (const first of lines) {
     const stack = buttonStack(
       lines.filter((s) => Math.abs(s.l - first.l) < SAME_END * W && Math.abs(s.r - first.r) < SAME_END * W),
       first,
-      screen.width,
+      widthPx,
     );
     if (stack.length < 2) continue;
     const width = (first.r - first.l) / W;
@@ -127,6 +146,30 @@ function lumaPlane(s: RgbImage, y0: number, y1: number): Uint8Array {
 }
 
 /**
+ * `luma` averaged over five neighbouring columns in each row: a horizontal hairline keeps its full step
+ * while a camera frame's pixel noise (a few levels, comparable to the line's step) is damped.
+ */
+function smoothRows(luma: Uint8Array, W: number): Uint8Array {
+  const out = new Uint8Array(luma.length);
+  for (let row = 0; row < luma.length; row += W) {
+    let sum = 0;
+    let n = 0;
+    for (let x = -2; x < W; x++) {
+      if (x + 2 < W) {
+        sum += luma[row + x + 2] ?? 0;
+        n++;
+      }
+      if (x - 3 >= 0) {
+        sum -= luma[row + x - 3] ?? 0;
+        n--;
+      }
+      if (x >= 0) out[row + x] = Math.round(sum / n);
+    }
+  }
+  return out;
+}
+
+/**
  * The run of lines through `first` spaced one button apart: UIKit's alert and action-sheet button rows
  * are 44–57 pt tall, 0.10–0.18 of a 320–440 pt wide screen (`BUTTON_MIN`–`BUTTON_MAX`, with margin);
  * `widthPx` is the screen's width in the rows' pixels.
@@ -143,13 +186,14 @@ function buttonStack(same: readonly Line[], first: Line, widthPx: number): Line[
 }
 
 /**
- * Horizontal hairlines: rows of pixels that step by ≥ LINE_STEP against the rows two above and two
- * below, with the same sign, over one run (gaps ≤ 2 px) at least MIN_LINE of the width; a line two or
+ * Horizontal hairlines: rows of pixels that step by ≥ LINE_STEP against the rows two above and below
+ * (`tolerant`: or three, at that row or the next), with the same sign (`stepsOff`), over one run (gaps ≤ 2 px) at least MIN_LINE of the width; a line two or
  * three pixels thick is listed once.
  */
-function hairlines(luma: Uint8Array, W: number, y0: number, y1: number): Line[] {
+function hairlines(luma: Uint8Array, W: number, y0: number, y1: number, tolerant: boolean): Line[] {
   const out: Line[] = [];
-  for (let y = y0 + 2; y < y1 - 2; y++) {
+  const margin = tolerant ? 4 : 2; // rows the step test reaches above and below
+  for (let y = y0 + margin; y < y1 - margin; y++) {
     let runStart = -1;
     let lastHit = -10;
     let best: Line | undefined;
@@ -157,10 +201,11 @@ function hairlines(luma: Uint8Array, W: number, y0: number, y1: number): Line[] 
       let hit = false;
       if (x < W) {
         const p = y * W + x;
-        const c = luma[p] ?? 0;
-        const up = c - (luma[p - 2 * W] ?? 0);
-        const down = c - (luma[p + 2 * W] ?? 0);
-        hit = Math.abs(up) >= LINE_STEP && Math.abs(down) >= LINE_STEP && Math.sign(up) === Math.sign(down);
+        // Tolerant: a line tilted by a pixel over its length (a rectified camera frame) steps off one row
+        // or the next, and its blur spreads it (`stepsOff` three rows away).
+        hit = tolerant
+          ? [p, p + W].some((q) => stepsOff(luma, q, W, 2) || stepsOff(luma, q, W, 3))
+          : stepsOff(luma, p, W, 2);
       }
       if (hit) {
         if (runStart < 0) runStart = x;
@@ -178,6 +223,18 @@ function hairlines(luma: Uint8Array, W: number, y0: number, y1: number): Line[] 
     out.push(best);
   }
   return out;
+}
+
+/**
+ * Whether the pixel at `p` steps by ≥ LINE_STEP, with the same sign, against the pixels `d` rows above
+ * and below: a hairline. `d` = 2 finds a one-pixel line; 3 also finds it when a camera's blur has
+ * spread it over two rows (each then only part-way to its full step against rows two away).
+ */
+function stepsOff(luma: Uint8Array, p: number, W: number, d: number): boolean {
+  const c = luma[p] ?? 0;
+  const up = c - (luma[p - d * W] ?? 0);
+  const down = c - (luma[p + d * W] ?? 0);
+  return Math.abs(up) >= LINE_STEP && Math.abs(down) >= LINE_STEP && Math.sign(up) === Math.sign(down);
 }
 
 /**

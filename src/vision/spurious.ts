@@ -1,6 +1,8 @@
 import type { RgbImage } from "../shared/image.js";
 import { wallpaperAboveDock } from "./home-wallpaper.js";
+import { textBehindMaterial } from "./materials.js";
 import { findModalCard } from "./modal.js";
+import { drawerEdge, findMenuCard, textBesideDrawer } from "./overlays.js";
 import { passcodeDots } from "./passcode-dots.js";
 import { listPictures } from "./pictures.js";
 import type { Candidate } from "./row.js";
@@ -21,6 +23,12 @@ import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
  *   selectable itself — its switch is its control (HIG "Toggles"; UIKit cells with an `accessoryView`
  *   switch use `selectionStyle = .none`) — and the image before its title is the cell's `imageView`,
  *   decoration. An icon row on a switch's row, right before a text row (the title), goes.
+ * - **Text seen through a bar.** Content scrolled under a navigation bar, toolbar or tab bar is blurred
+ *   or faded by the bar's material; a text row read there is a fragment, not a target (`materials.ts`).
+ * - **Behind a modal card.** While an alert or action sheet (`modal.ts`) or a popup menu (`overlays.ts`)
+ *   is up, controls outside its card are inert, and a text line running under its side is a fragment.
+ * - **Beside a drawer.** The dimmed strip of the main view beside an open side drawer holds only cut
+ *   text (`overlays.ts`).
  */
 
 /** Row kinds that are controls, inert behind a modal alert or action sheet (`modal.ts`). */
@@ -51,11 +59,13 @@ export function dropSpuriousRows(
   screen?: RgbImage,
 ): Candidate[] {
   const rows = screen ? listPictures(screen, input) : input;
-  const card = screen ? findModalCard(screen, rows) : undefined;
+  const card = screen ? (findModalCard(screen, rows) ?? findMenuCard(screen, rows)) : undefined;
   const dots = passcodeDots(rows);
   const wallpaper = wallpaperAboveDock(rows, aspect);
+  const material = screen ? textBehindMaterial(screen, rows) : new Set<Candidate>();
+  const drawer = screen ? textBesideDrawer(rows, drawerEdge(screen)) : new Set<Candidate>();
   return rows.filter((r) => {
-    if (dots.has(r) || wallpaper.has(r)) return false;
+    if (dots.has(r) || wallpaper.has(r) || material.has(r) || drawer.has(r)) return false;
     if (card && BEHIND_MODAL.has(r.kind) && !contains(card, centreX(r.box), centreY(r.box))) return false;
     if (card && r.kind === "text" && cutByCard(r.box, card)) return false;
     if (r.kind !== "icon") return true;
@@ -68,13 +78,16 @@ export function dropSpuriousRows(
 }
 
 /**
- * Whether a text row outside the modal card runs into its side edge: a line of the dimmed screen cut
- * by the card, so only a fragment of it is read (`Get`, `SL…`).
+ * Whether a text row outside the modal card (its centre) runs into or under its side edge: a line of
+ * the dimmed screen cut by the card, so only a fragment of it is read (`Get`, `SL…`).
  */
 function cutByCard(box: Candidate["box"], card: Candidate["box"]): boolean {
   if (contains(card, centreX(box), centreY(box))) return false;
   if (centreY(box) < card[1] || centreY(box) > card[3]) return false;
-  return Math.abs(box[2] - card[0]) < CARD_CUT || Math.abs(box[0] - card[2]) < CARD_CUT;
+  // The line ends at the card's side or runs on under it (the card hides the rest of it).
+  return (
+    (box[0] < card[0] && box[2] > card[0] - CARD_CUT) || (box[2] > card[2] && box[0] < card[2] + CARD_CUT)
+  );
 }
 
 /** Whether icon row `r` is the leading image of a switch row (see the module comment). */
