@@ -46,7 +46,7 @@ export function emHeight(text: string, inkHeight: number): number {
 }
 
 /** How many ems the ink of `text` spans from top to bottom. */
-function reach(text: string): number {
+export function reach(text: string): number {
   if (CJK.test(text)) return IDEOGRAPH;
   const plain = text.normalize("NFD");
   const top = TALL.test(plain) || /\p{M}/u.test(plain) ? ASCENDER : X_HEIGHT;
