@@ -3,6 +3,7 @@ import type { RgbImage } from "../../shared/image.js";
 import { PiclawError } from "../../util/errors.js";
 import type { OcrEngine, TextLine } from "../types.js";
 import { recoverSkippedHan, splitAtHanGaps, unifyHanScript, variantPartners } from "./cjk.js";
+import { columnCase } from "./column-case.js";
 import type { OcrOptions } from "./config.js";
 import { ctcDecode, restoreSpaces } from "./ctc.js";
 import { typographicDashes } from "./dashes.js";
@@ -179,7 +180,7 @@ export class PaddleOcrEngine implements OcrEngine {
         });
       }
     });
-    return lines;
+    return columnCase(lines);
   }
 
   /** Text regions in source pixels; `grey`: the image's one plane when its three channels are equal. */
