@@ -152,8 +152,8 @@ export function splitAtGaps(
     from = best.index + 1;
   }
   // A piece that cannot be a label of this line undoes the cuts on both its sides: one with no letter
-  // or digit (the `|` of `32.5 | 32.2`), or one whose ink is not as tall as its characters are in the
-  // line's font (words of text scrolled under a bar, half hidden: labels side by side share a font).
+  // or digit (the `|` of `32.5 | 32.2`), or one without clear ink about as tall as its characters reach
+  // in the line's em (words of text scrolled under a translucent bar, faint or half hidden).
   for (;;) {
     const pieces = piecesAt(text, line, cuts);
     const bad = pieces.findIndex((p) => !LETTER_OR_DIGIT.test(p.text) || !fullHeight(image, line, p, em));
