@@ -38,6 +38,22 @@ function pairs([from, to]: readonly [string, string]): ReadonlyMap<string, strin
   return new Map(a.map((c, i) => [c, b[i] ?? c]));
 }
 
+/** Full-width digits, capitals and small letters (Unicode Halfwidth and Fullwidth Forms block). */
+const FULL_WIDTH_RANGES = [
+  [0xff10, 0xff19],
+  [0xff21, 0xff3a],
+  [0xff41, 0xff5a],
+] as const;
+/** A full-width form's code point minus its ASCII form's. */
+const FULL_WIDTH_OFFSET = 0xfee0;
+
+/** A full-width Latin letter or digit in `text` as its ASCII form. */
+export function asciiLetters(text: string): string {
+  return text.replace(/[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]/gu, (c) =>
+    String.fromCharCode((c.codePointAt(0) ?? 0) - FULL_WIDTH_OFFSET),
+  );
+}
+
 /** Simplified-only character → its Traditional form (constant table, built once from the data). */
 const TO_HANT = pairs(HANS_TO_HANT);
 /** Traditional-only character → its Simplified form. */
@@ -58,7 +74,9 @@ export function hanScriptCounts(text: string): { hans: number; hant: number } {
  * For a recogniser's `dictionary` (entry k − 1 is CTC class k): each class's partner, the class of the
  * same character in the other script (`营` ↔ `營`, from the Simplified → Traditional table, then the
  * Traditional → Simplified one for forms the first does not reach), 0 where it has none. For
- * `ctcDecode`'s `partners`.
+ * `ctcDecode`'s `partners`. A full-width Latin letter or digit (`Ｏ`, U+FF21–FF5A, U+FF10–FF19: the
+ * dictionary holds 54 of them) is the partner of its ASCII form: the recogniser splits a widely tracked
+ * capital between the two (`MNＯ` at 0.52 on a dial pad's key letters), and iOS sets ASCII.
  */
 export function variantPartners(dictionary: readonly string[]): Int32Array {
   const classOf = new Map<string, number>();
@@ -75,6 +93,9 @@ export function variantPartners(dictionary: readonly string[]): Int32Array {
   };
   for (const [hans, hant] of TO_HANT) link(hans, hant);
   for (const [hant, hans] of TO_HANS) link(hant, hans);
+  for (const [first, last] of FULL_WIDTH_RANGES)
+    for (let c = first; c <= last; c++)
+      link(String.fromCharCode(c), String.fromCharCode(c - FULL_WIDTH_OFFSET));
   return partners;
 }
 

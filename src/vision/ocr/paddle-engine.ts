@@ -3,11 +3,13 @@ import type { RgbImage } from "../../shared/image.js";
 import { PiclawError } from "../../util/errors.js";
 import type { OcrEngine, TextLine } from "../types.js";
 import { recoverSkippedHan, splitAtHanGaps, unifyHanScript, variantPartners } from "./cjk.js";
+import { columnCase } from "./column-case.js";
 import type { OcrOptions } from "./config.js";
 import { ctcDecode, restoreSpaces } from "./ctc.js";
 import { typographicDashes } from "./dashes.js";
 import { dbBoxes, detectionInput, detectionInputGrey, detectionSize, type PixelBox } from "./detect.js";
 import { endsWithRaisedMark, tightenToInk, withLeadingDash } from "./ink.js";
+import { leadingIcon } from "./lead-icon.js";
 import {
   DEFAULT_LOCAL_CONTRAST,
   darkestChannelSpread,
@@ -156,11 +158,21 @@ export class PaddleOcrEngine implements OcrEngine {
       const quoted = typographicQuotes(raised, (r.marks ?? []).map(at), detail, toDetail(ink));
       const dashed = typographicDashes(quoted, (r.dashes ?? []).map(at), detail, toDetail(ink));
       const text = initialCase(dashed, detail, toDetail(ink));
-      const parts = splitAtGaps(detail, toDetail(ink), text, (r.spaces ?? []).map(at));
+      // A leading icon read as a character and a space (`K kottke.org`): cut, the box starting past it.
+      const space = r.spaces?.[0];
+      let line = ink;
+      let rest = text;
+      let spaces = (r.spaces ?? []).map(at);
+      if (space?.index === 1 && leadingIcon(detail, toDetail(ink), text, at(space).x)) {
+        rest = text.slice(2);
+        line = tightenToInk(flat, { ...ink, x0: at(space).x / sx });
+        spaces = spaces.slice(1).map((s) => ({ index: s.index - 2, x: s.x }));
+      }
+      const parts = splitAtGaps(detail, toDetail(line), rest, spaces);
       for (const piece of parts) {
         if (!HAS_LETTER_OR_DIGIT.test(piece.text)) continue;
         const cut =
-          parts.length === 1 ? ink : tightenToInk(flat, { ...ink, x0: piece.x0 / sx, x1: piece.x1 / sx });
+          parts.length === 1 ? line : tightenToInk(flat, { ...line, x0: piece.x0 / sx, x1: piece.x1 / sx });
         lines.push({
           text: piece.text,
           conf: r.conf,
@@ -168,7 +180,7 @@ export class PaddleOcrEngine implements OcrEngine {
         });
       }
     });
-    return lines;
+    return columnCase(lines);
   }
 
   /** Text regions in source pixels; `grey`: the image's one plane when its three channels are equal. */

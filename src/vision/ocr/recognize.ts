@@ -1,5 +1,5 @@
 import type { RgbImage } from "../../shared/image.js";
-import { iconBeforeHan, trailingHelpMark } from "./cjk.js";
+import { asciiLetters, iconBeforeHan, trailingHelpMark } from "./cjk.js";
 import type { CtcResult } from "./ctc.js";
 import type { PixelBox } from "./detect.js";
 import { appleNames } from "./typography.js";
@@ -291,7 +291,7 @@ export function finishText(
     index += c.length;
   }
   return {
-    text: appleNames(capitalI(ellipsis(r.chars.slice(start, end).join("")))),
+    text: appleNames(capitalI(ellipsis(asciiLetters(r.chars.slice(start, end).join(""))))),
     conf: scores.reduce((a, b) => a + b, 0) / scores.length,
     ...(begin > 0 ? { begin } : {}),
     end: edge,

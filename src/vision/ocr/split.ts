@@ -1,23 +1,57 @@
 import { luma, type RgbImage } from "../../shared/image.js";
 import type { PixelBox } from "./detect.js";
+import { tightenToInk } from "./ink.js";
 
 /**
  * Two labels read as one line. DB detection joins words whose unclipped regions touch, and on iOS that
  * happens to labels set side by side: a navigation bar's back button and its title (`Settings
  * NoUpdateCircles`), a date and a time in two pills (`9 Mar 2021  06:09`), the counters of a profile
- * (`Posts Following Followers`). A word space in SF Pro is about a quarter of an em (its ink gap, with
- * the side bearings, a third to a half of the line's ink height); iOS lays separate labels out at
- * least 8 pt apart (HIG: Layout, standard spacing), which at text sizes is at least half an em more
- * than that and usually a full em or more. A blank gap of `SPLIT_GAP` ink heights, and twice the
- * line's widest word space, is taken for two labels and the line is cut at the space read in it.
+ * (`Posts Following Followers`). A word space in SF Pro is about a quarter of an em, its ink gap (with
+ * the side bearings) 0.3–0.45 em (measured 0.33–0.35 em on the real set); iOS lays separate labels out
+ * at least 8 pt apart (HIG: Layout, standard spacing), which at text sizes is 0.6 em or more (measured
+ * 0.69–0.81 em: `Atlantis  Enabled App List`, `Singapore  Singapore`, `Posts  Following`). A blank gap
+ * of `SPLIT_GAP` ems, and twice the line's widest word space, is taken for two labels and the line is
+ * cut at the space read in it. The em is estimated from the line's ink height and which parts of the
+ * em its characters reach (`emHeight`): an ink height alone is 0.53 em for `www` and 0.94 em for
+ * `Following`, so a threshold in ink heights either split lowercase words or kept labels joined.
  */
 
 /**
- * A blank run this many times the line's ink height wide separates two labels. 1.1 until the rank
- * column of a real leaderboard (`12` then `0开心0`, 1.15 ink heights apart on the screenshot) measured
- * 1.05–1.10 in camera frames, where blur widens the ink box by a pixel; a word space stays under 0.5.
+ * A blank run this many ems wide separates two labels. 1.0 ink heights until session 4 (0.73–0.94 em
+ * on most lines), which kept side-by-side labels 0.7–0.8 em apart joined; the camera's blur narrows a
+ * gap by a pixel or two (a rank column's 1.15 ink heights measured 1.05–1.10 in camera frames).
  */
-export const SPLIT_GAP = 1.0;
+export const SPLIT_GAP = 0.6;
+
+/**
+ * SF Pro's vertical metrics as fractions of the em (SF Pro Text, unitsPerEm 2048: cap height 1443 ≈
+ * 0.70, x-height 1078 ≈ 0.53, ascenders ≈ 0.74, descenders ≈ 0.20), and a CJK ideograph's face in
+ * PingFang (≈ 0.9 em).
+ */
+const X_HEIGHT = 0.53;
+const ASCENDER = 0.74;
+const DESCENDER = 0.2;
+const IDEOGRAPH = 0.9;
+const TALL = /[\p{Lu}\p{Nd}bdfhiklt!?#$%&@'"‘’“”()[\]{}|/\\]/u;
+const DEEP = /[gjpqy()[\]{}|,;]/u;
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/**
+ * The em (px) of a line of `text` whose ink is `inkHeight` px tall: the ink spans from the highest part
+ * its characters reach (an ascender or capital, else the x-height) to the lowest (a descender, else the
+ * baseline). Accented letters reach above the x-height.
+ */
+export function emHeight(text: string, inkHeight: number): number {
+  return inkHeight / reach(text);
+}
+
+/** How many ems the ink of `text` spans from top to bottom. */
+export function reach(text: string): number {
+  if (CJK.test(text)) return IDEOGRAPH;
+  const plain = text.normalize("NFD");
+  const top = TALL.test(plain) || /\p{M}/u.test(plain) ? ASCENDER : X_HEIGHT;
+  return top + (DEEP.test(plain) ? DESCENDER : 0);
+}
 
 /** Blank column runs at least `minGap` px wide inside `box` (image pixels), between inked columns. */
 export function blankRuns(image: RgbImage, box: PixelBox, minGap: number): { x0: number; x1: number }[] {
@@ -80,7 +114,7 @@ export interface LinePiece {
 
 /**
  * `text` (read from the ink box `line`, whose spaces were read at `spaces`: index in `text` and x in
- * image pixels) cut at every blank gap of at least `SPLIT_GAP` ink heights that has a space read in it.
+ * image pixels) cut at every blank gap of at least `SPLIT_GAP` ems that has a space read in it.
  * One piece, the whole line, when there is none.
  */
 export function splitAtGaps(
@@ -92,21 +126,21 @@ export function splitAtGaps(
   const whole = [{ text, x0: line.x0, x1: line.x1 }];
   if (spaces.length === 0) return whole;
   const h = line.y1 - line.y0;
+  const em = emHeight(text, h);
   const near = (g: { x0: number; x1: number }, x: number) => x >= g.x0 - 0.25 * h && x <= g.x1 + 0.25 * h;
   // Word spaces of this line (blank runs with a space read in them, narrower than a split gap): a split
   // gap must also be twice the widest of them, so loosely set text (wide tracking, a blurred line
   // whose thin strokes vanish) is not cut at every word.
-  const runs = blankRuns(image, line, Math.max(2, 0.2 * h));
-  const wide = Math.max(3, SPLIT_GAP * h);
+  const runs = blankRuns(image, line, Math.max(2, 0.15 * em));
+  const wide = Math.max(3, SPLIT_GAP * em);
   let widestWord = 0;
   for (const g of runs)
     if (g.x1 - g.x0 < wide && spaces.some((s) => near(g, s.x)))
       widestWord = Math.max(widestWord, g.x1 - g.x0);
   const gaps = runs.filter((g) => g.x1 - g.x0 >= Math.max(wide, 2 * widestWord));
   if (gaps.length === 0) return whole;
-  const pieces: LinePiece[] = [];
+  const cuts: { index: number; x0: number; x1: number }[] = [];
   let from = 0;
-  let left = line.x0;
   for (const g of gaps) {
     // The space read nearest the gap's middle, if one was read inside it.
     const mid = (g.x0 + g.x1) / 2;
@@ -114,12 +148,46 @@ export function splitAtGaps(
     for (const s of spaces)
       if (s.index > from && near(g, s.x)) if (!best || Math.abs(s.x - mid) < Math.abs(best.x - mid)) best = s;
     if (!best) continue;
-    const piece = text.slice(from, best.index).trim();
-    if (piece !== "") pieces.push({ text: piece, x0: left, x1: g.x0 });
+    cuts.push({ index: best.index, x0: g.x0, x1: g.x1 });
     from = best.index + 1;
-    left = g.x1;
   }
-  const last = text.slice(from).trim();
-  if (last !== "") pieces.push({ text: last, x0: left, x1: line.x1 });
-  return pieces.length > 0 ? pieces : whole;
+  // A piece that cannot be a label of this line undoes the cuts on both its sides: one with no letter
+  // or digit (the `|` of `32.5 | 32.2`), or one without clear ink about as tall as its characters reach
+  // in the line's em (words of text scrolled under a translucent bar, faint or half hidden).
+  for (;;) {
+    const pieces = piecesAt(text, line, cuts);
+    const bad = pieces.findIndex((p) => !LETTER_OR_DIGIT.test(p.text) || !fullHeight(image, line, p, em));
+    if (bad < 0 || cuts.length === 0) return pieces.length > 0 ? pieces : whole;
+    cuts.splice(Math.max(0, bad - 1), bad > 0 && bad < cuts.length ? 2 : 1);
+  }
+}
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** The pieces of `text` between `cuts` (the space's index in `text` and the gap's extent), one per cut + 1. */
+function piecesAt(text: string, line: PixelBox, cuts: readonly { index: number; x0: number; x1: number }[]) {
+  const pieces: LinePiece[] = [];
+  let from = 0;
+  let left = line.x0;
+  for (const c of cuts) {
+    pieces.push({ text: text.slice(from, c.index).trim(), x0: left, x1: c.x0 });
+    from = c.index + 1;
+    left = c.x1;
+  }
+  pieces.push({ text: text.slice(from).trim(), x0: left, x1: line.x1 });
+  return pieces;
+}
+
+/**
+ * Whether the piece has clear ink 0.55–1.45 times as tall as its characters reach in a font of `em`: a
+ * label's own ink (a secondary label beside a title is set smaller: `Singapore  Singapore`, 0.67), not
+ * faint text or a sliver of it cut off by a bar drawn over it.
+ */
+function fullHeight(image: RgbImage, line: PixelBox, piece: LinePiece, em: number): boolean {
+  const pad = 0.15 * em;
+  const box = { x0: piece.x0, x1: piece.x1, y0: line.y0 - pad, y1: line.y1 + pad, score: line.score };
+  const ink = tightenToInk(image, box);
+  if (ink === box) return false;
+  const ratio = (ink.y1 - ink.y0 - 2) / (em * reach(piece.text));
+  return ratio >= 0.55 && ratio <= 1.45;
 }

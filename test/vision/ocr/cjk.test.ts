@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  asciiLetters,
   type CtcResult,
   hanScriptCounts,
   iconBeforeHan,
@@ -70,6 +71,17 @@ describe("variantPartners", () => {
   it("pairs a character's Simplified and Traditional classes, both ways, and nothing else", () => {
     const p = variantPartners(["营", "a", "營", "从", "台"]);
     expect(Array.from(p)).toEqual([0, 3, 0, 1, 0, 0]);
+  });
+
+  it("pairs a full-width Latin letter or digit with its ASCII form", () => {
+    const p = variantPartners(["M", "Ｏ", "O", "７", "7", "Ｍ"]);
+    expect(Array.from(p)).toEqual([0, 6, 3, 2, 5, 4, 1]);
+  });
+});
+
+describe("asciiLetters", () => {
+  it("sets full-width letters and digits in ASCII, and leaves full-width punctuation", () => {
+    expect(asciiLetters("MNＯ ＤＥＦ ７，")).toBe("MNO DEF 7，");
   });
 });
 

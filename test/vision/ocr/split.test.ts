@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RgbImage } from "../../../src/shared/image.js";
-import { blankRuns, SPLIT_GAP, splitAtGaps } from "../../../src/vision/ocr/split.js";
+import { blankRuns, emHeight, SPLIT_GAP, splitAtGaps } from "../../../src/vision/ocr/split.js";
+import { loadRealImage } from "../real-set.js";
 
 /** A white 300×40 image with black blocks (x ranges) 20 px tall: words, as far as the gaps go. */
 function words(blocks: [number, number][]): RgbImage {
@@ -66,16 +67,85 @@ describe("splitAtGaps: a rank beside a name (camera blur)", () => {
 
 describe("splitAtGaps: loosely set text", () => {
   it("does not cut a line whose word spaces are all nearly as wide as the gap", () => {
-    // Gaps of 16 px (0.8 ink heights, a word space read in it) and 24 px (1.2): not twice the word space.
+    // 20 px of ink reaching from ascender to descender: a 21 px em. Gaps of 12 px (0.56 em, a word
+    // space read in it) and 22 px (1.03 em): wide enough to be two labels, but not twice the word space.
     const img = words([
       [10, 60],
-      [76, 130],
-      [154, 200],
+      [72, 130],
+      [152, 200],
     ]);
     const spaces = [
-      { index: 9, x: 68 },
-      { index: 13, x: 142 },
+      { index: 9, x: 66 },
+      { index: 13, x: 141 },
     ];
     expect(splitAtGaps(img, LINE, "published the constitution", spaces)).toHaveLength(1);
+  });
+});
+
+describe("emHeight", () => {
+  it("takes the em from how far the line's characters reach", () => {
+    // SF Pro: x-height 0.53 em, ascenders 0.74, descenders 0.20; ideographs 0.9.
+    expect(emHeight("www", 53)).toBeCloseTo(100);
+    expect(emHeight("Settings", 94)).toBeCloseTo(100);
+    expect(emHeight("DEVICE 6", 74)).toBeCloseTo(100);
+    expect(emHeight("搜索", 90)).toBeCloseTo(100);
+  });
+});
+
+describe("splitAtGaps on real screenshots", () => {
+  const at = (spaces: [number, number][]) => spaces.map(([index, x]) => ({ index, x }));
+  const box = (x0: number, y0: number, x1: number, y1: number) => ({ x0, y0, x1, y1, score: 1 });
+
+  it("cuts a profile's counters, 0.8 em apart with no other space on the line", async () => {
+    const img = await loadRealImage("rc-icecubes-profile-dark.jpg");
+    const line = box(628, 694, 1117, 731);
+    const pieces = splitAtGaps(
+      img,
+      line,
+      "Posts Following Followers",
+      at([
+        [5, 735],
+        [15, 934],
+      ]),
+    );
+    expect(pieces.map((p) => p.text)).toEqual(["Posts", "Following", "Followers"]);
+  });
+
+  it("cuts a title from the smaller grey label beside it", async () => {
+    const img = await loadRealImage("rc-vpsny-deploy.png");
+    const pieces = splitAtGaps(img, box(47, 1120, 417, 1162), "Singapore Singapore", at([[9, 252]]));
+    expect(pieces.map((p) => p.text)).toEqual(["Singapore", "Singapore"]);
+  });
+
+  it("keeps a sentence's word spaces, and text half hidden under a bar in one piece", async () => {
+    const profile = await loadRealImage("rc-icecubes-profile-dark.jpg");
+    const joined = splitAtGaps(
+      profile,
+      box(64, 927, 530, 966),
+      "Joined March 16, 2016",
+      at([
+        [6, 244],
+        [12, 371],
+        [16, 434],
+      ]),
+    );
+    expect(joined).toHaveLength(1);
+    const timeline = await loadRealImage("rc-netnewswire-timeline-light.png");
+    const spaces = at([
+      [3, 330],
+      [8, 419],
+      [12, 491],
+      [15, 550],
+      [22, 673],
+      [25, 741],
+      [31, 876],
+    ]);
+    const hidden = splitAtGaps(
+      timeline,
+      box(253, 216, 924, 248),
+      "The full tra 20 Unread ne Devil Wea",
+      spaces,
+    );
+    expect(hidden).toHaveLength(1);
   });
 });
