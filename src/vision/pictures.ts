@@ -29,6 +29,11 @@ const MIN_W_PT = 100;
 const MIN_H_PT = 50;
 /** Share of its box a picture covers (rounded corners leave ~5%). */
 const MIN_FILL = 0.9;
+/**
+ * A picture whose edges are slanted may fill less of its box: a pale map's land and white roads or a
+ * photo's white sky match a white page in places, so its blocks leave bays along its outline.
+ */
+const MIN_RAGGED_FILL = 0.75;
 /** A picture stops this far (fraction of the width) short of at least one side. */
 const INSET = 0.02;
 /** The picture's commonest colour (4 bits a channel) covers less than this share of it … */
@@ -104,10 +109,13 @@ export function findPictures(screen: RgbImage, rows: readonly FracBox[] = []): F
     const ch = c.y1 - c.y0;
     if (cw * f < MIN_W_PT * pt || ch * f < MIN_H_PT * pt) continue;
     if (c.x0 < INSET * w && c.x1 > (1 - INSET) * w) continue;
-    if (c.n + enclosed(mask, w, c) < MIN_FILL * cw * ch) continue;
+    const fill = (c.n + enclosed(mask, w, c)) / (cw * ch);
+    if (fill < MIN_RAGGED_FILL) continue;
     const box: FracBox = [c.x0 / w, c.y0 / h, c.x1 / w, c.y1 / h];
     points ??= toPoints(screen);
-    if (!manyColours(screen, mask, w, f, c) && !slanted(points, box, rows)) continue;
+    const slant = slanted(points, box, rows);
+    if (fill < MIN_FILL && !slant) continue;
+    if (!slant && !manyColours(screen, mask, w, f, c)) continue;
     out.push(box);
   }
   return out;
