@@ -18,6 +18,8 @@ const MIN_EDGE = 40;
 const AXIS_DEG = 12;
 /** … over this it is slanted. */
 const SLANT_DEG = 22;
+/** A cell of a 3 × 3 split holds slanted edges on this share of its looked-at pixels. */
+const CELL_SLANT = 0.02;
 
 export interface EdgeAngles {
   /** Edge pixels within `AXIS_DEG` of horizontal or vertical. */
@@ -26,6 +28,8 @@ export interface EdgeAngles {
   slant: number;
   /** Pixels looked at (not masked out). */
   area: number;
+  /** Of the box's 3 × 3 cells, how many hold slanted edges on at least `CELL_SLANT` of their area. */
+  slantedCells: number;
 }
 
 /** A screen averaged down to about 1 pt a pixel, per channel. */
@@ -75,7 +79,12 @@ export function edgeAngles(img: PointImage, box: FracBox, skip: readonly FracBox
   const x1 = Math.min(w - 1, Math.ceil(box[2] * w));
   const y0 = Math.max(1, Math.floor(box[1] * h));
   const y1 = Math.min(h - 1, Math.ceil(box[3] * h));
-  const out: EdgeAngles = { axis: 0, slant: 0, area: 0 };
+  const out: EdgeAngles = { axis: 0, slant: 0, area: 0, slantedCells: 0 };
+  const cellArea = new Uint32Array(9);
+  const cellSlant = new Uint32Array(9);
+  const cellOf = (x: number, y: number): number =>
+    Math.min(2, Math.floor((3 * (y - y0)) / Math.max(1, y1 - y0))) * 3 +
+    Math.min(2, Math.floor((3 * (x - x0)) / Math.max(1, x1 - x0)));
   const masked = new Uint8Array(w * h);
   for (const s of skip) {
     const sx0 = Math.max(0, Math.floor(s[0] * w) - 1);
@@ -91,6 +100,8 @@ export function edgeAngles(img: PointImage, box: FracBox, skip: readonly FracBox
       const i = y * w + x;
       if (masked[i]) continue;
       out.area++;
+      const cell = cellOf(x, y);
+      cellArea[cell] = (cellArea[cell] as number) + 1;
       let gx = 0;
       let gy = 0;
       let best = 0;
@@ -116,7 +127,13 @@ export function edgeAngles(img: PointImage, box: FracBox, skip: readonly FracBox
       const lo = Math.min(gx, gy);
       const hi = Math.max(gx, gy);
       if (lo <= tanAxis * hi) out.axis++;
-      else if (lo >= tanSlant * hi) out.slant++;
+      else if (lo >= tanSlant * hi) {
+        out.slant++;
+        cellSlant[cell] = (cellSlant[cell] as number) + 1;
+      }
     }
+  for (let c = 0; c < 9; c++)
+    if ((cellArea[c] as number) > 0 && (cellSlant[c] as number) >= CELL_SLANT * (cellArea[c] as number))
+      out.slantedCells++;
   return out;
 }

@@ -47,7 +47,7 @@ const MIN_COLOURS = 6;
  */
 const MAX_FLAT_ROWS = 0.1;
 /** Rows leave at least this share of a picture bare (a box the rows fill is an interface's). */
-const MIN_BARE = 0.5;
+const MIN_BARE = 0.25;
 /** Edge pixels (at ~1 pt) cover at least this share of a picture's area outside its rows … */
 const MIN_EDGE_SHARE = 0.08;
 /** … and at least this share of them are slanted (a uniform spread of angles gives ~0.57). */
@@ -58,13 +58,19 @@ const PLATE_RING_PT = 2;
 const PLATE_FLAT = 0.9;
 /** … in a colour covering less than this share of the picture. */
 const PLATE_RARE = 0.05;
+/**
+ * … and in at least this many of its 3 × 3 cells: a picture's contours run all over it, while a chart's
+ * line or a card's one slanted glyph crosses a few cells.
+ */
+const MIN_SLANTED_CELLS = 6;
 /** Pixels of one fill differ by at most this per channel (a camera frame's noise and shading). */
 const FILL_TOL = 12;
 
 /**
- * `rows` with each picture listed once: text and icon rows centred on it are its content and go; when
- * the detector saw something on it (an icon row), the picture itself may be a target (tapping a photo
- * opens it) and stays as one `icon` row over the whole picture.
+ * `rows` with each picture listed once: text and icon rows centred on it are its content and go, except
+ * text on a plate over it (`onPlate`); when the detector saw something on it (an icon row), the picture
+ * itself may be a target (tapping a photo or a map snapshot opens it) and is one `icon` row over its
+ * box. Lettering alone (album art, an illustration) lists nothing: such art is rarely a target.
  */
 export function listPictures(screen: RgbImage, rows: readonly Candidate[]): Candidate[] {
   const pictures = findPictures(
@@ -122,7 +128,7 @@ export function findPictures(screen: RgbImage, rows: readonly FracBox[] = []): F
 }
 
 /**
- * Whether the edges in `box`, outside `rows`, are a picture's: dense and mostly slanted. An interface's
+ * Whether the edges in `box`, outside `rows`, are a picture's: dense, mostly slanted, all over it. An interface's
  * edges run across and down (`edge-angles.ts`), a map's roads and coasts and a photo's contours at every
  * angle — where one fill covers most of the picture (a map's land, a painting's paper) this is what
  * tells it from a card.
@@ -131,7 +137,12 @@ function slanted(points: PointImage, box: FracBox, rows: readonly FracBox[]): bo
   const e = edgeAngles(points, box, rows);
   const edges = e.axis + e.slant;
   const whole = (box[2] - box[0]) * points.w * (box[3] - box[1]) * points.h;
-  return e.area >= MIN_BARE * whole && edges >= MIN_EDGE_SHARE * e.area && e.slant >= MIN_SLANT * edges;
+  return (
+    e.area >= MIN_BARE * whole &&
+    edges >= MIN_EDGE_SHARE * e.area &&
+    e.slant >= MIN_SLANT * edges &&
+    e.slantedCells >= MIN_SLANTED_CELLS
+  );
 }
 
 /**
