@@ -1,6 +1,6 @@
 import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
-import { edgeAngles, type PointImage, toPoints } from "./edge-angles.js";
+import { edgeAngles, toPoints } from "./edge-angles.js";
 import { components, contentMask, pageColours } from "./photo-grid.js";
 import type { Candidate } from "./row.js";
 import { centreX, centreY, contains } from "./row.js";
@@ -109,7 +109,6 @@ export function findPictures(screen: RgbImage, rows: readonly FracBox[] = []): F
   const w = Math.floor(screen.width / f);
   const h = Math.floor(screen.height / f);
   const out: FracBox[] = [];
-  let points: PointImage | undefined;
   for (const c of components(mask, w, h)) {
     const cw = c.x1 - c.x0;
     const ch = c.y1 - c.y0;
@@ -118,11 +117,8 @@ export function findPictures(screen: RgbImage, rows: readonly FracBox[] = []): F
     const fill = (c.n + enclosed(mask, w, c)) / (cw * ch);
     if (fill < MIN_RAGGED_FILL) continue;
     const box: FracBox = [c.x0 / w, c.y0 / h, c.x1 / w, c.y1 / h];
-    points ??= toPoints(screen);
-    const slant = slanted(points, box, rows);
-    if (fill < MIN_FILL && !slant) continue;
-    if (!slant && !manyColours(screen, mask, w, f, c)) continue;
-    out.push(box);
+    // The colour test first: it is the cheaper one.
+    if ((fill >= MIN_FILL && manyColours(screen, mask, w, f, c)) || slanted(screen, box, rows)) out.push(box);
   }
   return out;
 }
@@ -133,7 +129,8 @@ export function findPictures(screen: RgbImage, rows: readonly FracBox[] = []): F
  * angle — where one fill covers most of the picture (a map's land, a painting's paper) this is what
  * tells it from a card.
  */
-function slanted(points: PointImage, box: FracBox, rows: readonly FracBox[]): boolean {
+function slanted(screen: RgbImage, box: FracBox, rows: readonly FracBox[]): boolean {
+  const points = toPoints(screen, box);
   const e = edgeAngles(points, box, rows);
   const edges = e.axis + e.slant;
   const whole = (box[2] - box[0]) * points.w * (box[3] - box[1]) * points.h;
