@@ -14,6 +14,7 @@ import { dropSpuriousRows } from "./spurious.js";
 import { mergeStatusBar } from "./status-bar.js";
 import { nameStockApps } from "./stock-apps.js";
 import { findSwitches } from "./switches.js";
+import { findCcModuleToggles } from "./switches-cc-modules.js";
 import { findControlCenterToggles } from "./switches-control-center.js";
 import { switchTitle } from "./switches-title.js";
 
@@ -68,6 +69,7 @@ function applySwitches(screen: RgbImage, rows: readonly Candidate[]): Candidate[
       ),
   );
   const toggles = findControlCenterToggles(screen, rows);
+  const modules = findCcModuleToggles(screen, rows, toggles); // 1×1 toggles: Orientation Lock…
   if (found.length === 0 && toggles.length === 0) return [...rows];
   const switches = found.map((s): Candidate => {
     const title = switchTitle(screen, s.box, rows);
@@ -80,7 +82,7 @@ function applySwitches(screen: RgbImage, rows: readonly Candidate[]): Candidate[
       conf: 0.9,
     };
   });
-  for (const t of toggles)
+  for (const t of [...toggles, ...modules])
     switches.push({ kind: "switch", label: t.label, state: t.on ? "on" : "off", box: t.box, conf: 0.8 });
   // Control Center's module holds no text: a text row on it is a glyph misread (its small discs as "三").
   const module: Candidate["box"] | undefined = toggles.length
