@@ -34,7 +34,7 @@ const ONES = [
 
 /** `img` with the disc inscribed in `box` inverted: a white plate under a dark symbol (a toggle on). */
 function invertDisc(img: RgbImage, box: Candidate["box"]): RgbImage {
-  const data = Uint8Array.from(img.data);
+  const data = Buffer.from(img.data);
   const [x0, y0, x1, y1] = [box[0] * img.width, box[1] * img.height, box[2] * img.width, box[3] * img.height];
   const [cx, cy, r] = [(x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0 + y1 - y0) / 4 + 4];
   for (let y = Math.floor(cy - r); y <= cy + r; y++)
