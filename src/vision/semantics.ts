@@ -1,6 +1,7 @@
 import type { RgbImage } from "../shared/image.js";
 import { inferGridApps } from "./app-grid.js";
 import { applyCalculator } from "./calculator.js";
+import { findCcPageTabs } from "./control-center-tabs.js";
 import { applyDialPad } from "./dial-pad.js";
 import { proposeGlyphs } from "./glyphs.js";
 import { applyIconMemory, type IconMemory } from "./icon-memory.js";
@@ -40,6 +41,7 @@ export function applyScreenSemantics(
   out = applySwitches(screen, out);
   out = applyPhotoGrid(screen, out); // photo pickers: a row per thumbnail and per select circle
   out = [...out, ...proposeGlyphs(screen, out)];
+  out = [...out, ...findCcPageTabs(screen, out)]; // Control Center's dim page tabs, by the bright one
   out = inferGridApps(nameAppIcons(out, { aspect })); // then tiles the detector missed, from the grid
   if (memory) out = applyIconMemory(screen, out, memory, aspect);
   out = nameStockApps(screen, out); // the dock: no names printed, stock designs named by look
