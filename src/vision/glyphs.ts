@@ -295,6 +295,9 @@ function proposeInkGlyphs(screen: RgbImage, rows: readonly Candidate[], options:
     const m = marginStats(img, labels, g, ids, Math.round(options.marginPt * pt), halo);
     if (m.ink > options.maxMarginInk || m.std > options.maxMarginStd || m.contrast < options.minContrast)
       continue;
+    // Passing only once the halo is left out: a symbol must be thicker than blurred fragments of a
+    // word or a map label (a stroke's height), three quarters of the smallest symbol on its short side.
+    if (m.plainStd > options.maxMarginStd && short < 0.75 * options.minPt * pt) continue;
     icons.push({ kind: "icon", label: "", box: [g.x0 / w, g.y0 / h, g.x1 / w, g.y1 / h], conf: 0.5 });
   }
   // A page control's dots are too small for a symbol each and too far apart to join into one.
@@ -318,7 +321,7 @@ function proposeInkGlyphs(screen: RgbImage, rows: readonly Candidate[], options:
 /**
  * The margin of `margin` pixels around group box `g`: the share of it that is ink of other blobs, the
  * luma spread of its ink-free pixels (the least over leaving out a band of 0…`halo` pixels next to the
- * box: a blur halo), and the group's strongest luma difference from their mean.
+ * box: a blur halo; `plainStd` leaving out none), and the group's strongest luma difference from their mean.
  */
 function marginStats(
   img: Work,
@@ -327,7 +330,7 @@ function marginStats(
   ids: ReadonlySet<number>,
   margin: number,
   halo: number,
-): { ink: number; std: number; contrast: number } {
+): { ink: number; std: number; plainStd: number; contrast: number } {
   const { w, h, px } = img;
   let ink = 0;
   let ring = 0;
@@ -390,5 +393,5 @@ function marginStats(
     const shift = (sum / Math.max(1, n) - beyond.mean) * Math.sign(peak - beyond.mean);
     if (beyond.n > 0 && n > 0 && shift > beyond.std) std = Math.min(std, beyond.std);
   }
-  return { ink: ring > 0 ? ink / ring : 1, std, contrast };
+  return { ink: ring > 0 ? ink / ring : 1, std, plainStd: all.std, contrast };
 }
