@@ -19,6 +19,15 @@ import type { Candidate } from "./row.js";
  *
  * Sizes are in points, taken as screen width / 390 (iPhones are 320–430 pt wide; a glyph's size in
  * points varies less than that between models).
+ *
+ * A camera frame is not a screenshot: its lens and the rectifying resample blur a symbol's edges into
+ * a halo of in-between greys around its ink (below the ink threshold, so outside the symbol's box),
+ * which would read as a textured margin. So the image's blur is measured (`edgeWidth`: how wide its
+ * sharpest transitions are), and flatness is measured where the margin is flattest among leaving out
+ * a band as wide as the blur's spread (up to `haloPt`) next to the box, when that band is measurably a halo — shifted
+ * from the margin beyond it towards the symbol's ink by more than that margin's spread. A blur halo is
+ * confined to the band and fades out of it; a photo's or a map's texture fills the whole margin and
+ * is not shifted towards the symbol. On a sharp screenshot the band is as flat as the rest.
  */
 
 export interface GlyphOptions {
@@ -38,6 +47,9 @@ export interface GlyphOptions {
   maxMarginInk: number;
   /** The margin's luma spread below ink level: a bar or row is flat, a photo or a map is not. */
   maxMarginStd: number;
+  /** The widest blur halo left out of the margin's flatness, in points (the image's measured blur
+   * sets it: none on a sharp screenshot). */
+  haloPt: number;
   /** The symbol's strongest luma difference from its margin's mean (system greys and tints stand out
    * from their bar; faint map or photo marks do not). */
   minContrast: number;
@@ -53,8 +65,17 @@ export const DEFAULT_GLYPH_OPTIONS: GlyphOptions = {
   marginPt: 6,
   maxMarginInk: 0.02,
   maxMarginStd: 6,
+  haloPt: 1,
   minContrast: 70,
 };
+
+/**
+ * A sharp edge's 10–90% width at the working resolution, in pixels, and the width from which an image
+ * counts as blurred. Measured (`edgeWidth`) on the real-screen set: screenshots 0.4–1.6 (one full-screen
+ * night photo 2.07: a photo's own edges are soft), the simulated camera's rectified frames 2.1–3.1.
+ */
+const SHARP_EDGE = 1.5;
+const BLURRED = 2.1;
 
 /** Points per screen width: the width of the commonest iPhones (390 pt, iPhone 12–14). */
 const SCREEN_PT = 390;
@@ -93,6 +114,37 @@ function downsample(screen: RgbImage, targetW: number): Work {
     }
   }
   return { w, h, px };
+}
+
+/**
+ * The image's blur as the mean width, in pixels, of its sharpest transitions: on every other row, each
+ * strong step between two flat stretches (≥ 80 luma across 8 px, ≤ 4 within each end pixel pair)
+ * counted across its 10–90% rise. A screenshot area-averaged to the working size measures ≈ 1.5; the
+ * camera's optics and the rectifying resample widen it. 0 when the image has no such edges.
+ */
+function edgeWidth(img: Work): number {
+  const { w, h, px } = img;
+  const L = (i: number): number => px[i] ?? 0;
+  let sum = 0;
+  let n = 0;
+  for (let y = 0; y < h; y += 2)
+    for (let x = 4; x < w - 4; x++) {
+      const o = y * w + x;
+      const a = L(o - 4);
+      const step = L(o + 4) - a;
+      if (Math.abs(step) < 80 || Math.abs(a - L(o - 3)) > 4 || Math.abs(L(o + 4) - L(o + 3)) > 4) continue;
+      // Counted once, at its steepest pixel pair.
+      const g = Math.abs(L(o + 1) - L(o));
+      let steepest = true;
+      for (let k = -3; k <= 3 && steepest; k++) if (Math.abs(L(o + k + 1) - L(o + k)) > g) steepest = false;
+      if (!steepest) continue;
+      for (let k = -3; k <= 4; k++) {
+        const f = (L(o + k) - a) / step;
+        if (f > 0.1 && f < 0.9) sum++;
+      }
+      n++;
+    }
+  return n > 0 ? sum / n : 0;
 }
 
 /** Ink mask: luma differs from the mean of the `(2r+1)²` window around the pixel by more than `t`. */
@@ -174,6 +226,9 @@ function proposeInkGlyphs(screen: RgbImage, rows: readonly Candidate[], options:
   const pt = w / SCREEN_PT;
   const ink = inkMask(img, Math.round(options.windowPt * pt), options.inkContrast);
   const { labels, blobs } = components(ink, w, h);
+  // The halo: on a blurred image, the blur's spread beyond a sharp edge's, at most `haloPt`.
+  const blur = edgeWidth(img);
+  const halo = blur >= BLURRED ? Math.min(Math.round(options.haloPt * pt), Math.round(blur - SHARP_EDGE)) : 0;
   const boxes = rows.map((r) => [r.box[0] * w, r.box[1] * h, r.box[2] * w, r.box[3] * h] as const);
   // A blob whose centre is on a row is that row's ink (a letter of an OCR line, a detected icon).
   const covered = blobs.map((b) => {
@@ -237,9 +292,12 @@ function proposeInkGlyphs(screen: RgbImage, rows: readonly Candidate[], options:
       return dx >= -pt && dx < 16 * pt && Math.abs((b[1] + b[3]) / 2 - gcy) < Math.max(b[3] - b[1], gh) / 2;
     });
     if (leading) continue;
-    const m = marginStats(img, labels, g, ids, Math.round(options.marginPt * pt));
+    const m = marginStats(img, labels, g, ids, Math.round(options.marginPt * pt), halo);
     if (m.ink > options.maxMarginInk || m.std > options.maxMarginStd || m.contrast < options.minContrast)
       continue;
+    // Passing only once the halo is left out: a symbol must be thicker than blurred fragments of a
+    // word or a map label (a stroke's height), three quarters of the smallest symbol on its short side.
+    if (m.plainStd > options.maxMarginStd && short < 0.75 * options.minPt * pt) continue;
     icons.push({ kind: "icon", label: "", box: [g.x0 / w, g.y0 / h, g.x1 / w, g.y1 / h], conf: 0.5 });
   }
   // A page control's dots are too small for a symbol each and too far apart to join into one.
@@ -262,7 +320,8 @@ function proposeInkGlyphs(screen: RgbImage, rows: readonly Candidate[], options:
 
 /**
  * The margin of `margin` pixels around group box `g`: the share of it that is ink of other blobs, the
- * luma spread of its ink-free pixels, and the group's strongest luma difference from their mean.
+ * luma spread of its ink-free pixels (the least over leaving out a band of 0…`halo` pixels next to the
+ * box: a blur halo; `plainStd` leaving out none), and the group's strongest luma difference from their mean.
  */
 function marginStats(
   img: Work,
@@ -270,13 +329,13 @@ function marginStats(
   g: Blob,
   ids: ReadonlySet<number>,
   margin: number,
-): { ink: number; std: number; contrast: number } {
+  halo: number,
+): { ink: number; std: number; plainStd: number; contrast: number } {
   const { w, h, px } = img;
   let ink = 0;
   let ring = 0;
-  let sum = 0;
-  let sum2 = 0;
-  let flat = 0;
+  // Flat pixels' count, sum and sum of squares by their distance band from the box (1…margin).
+  const bands = Array.from({ length: margin + 1 }, () => ({ n: 0, sum: 0, sum2: 0 }));
   for (let y = Math.max(0, g.y0 - margin); y < Math.min(h, g.y1 + margin); y++)
     for (let x = Math.max(0, g.x0 - margin); x < Math.min(w, g.x1 + margin); x++) {
       if (x >= g.x0 && x < g.x1 && y >= g.y0 && y < g.y1) continue;
@@ -285,15 +344,54 @@ function marginStats(
       if (l && !ids.has(l)) ink++;
       if (!l) {
         const v = px[y * w + x] ?? 0;
-        sum += v;
-        sum2 += v * v;
-        flat++;
+        const dist = Math.max(g.x0 - x, x + 1 - g.x1, g.y0 - y, y + 1 - g.y1);
+        const b = bands[Math.min(margin, dist)];
+        if (b) {
+          b.n++;
+          b.sum += v;
+          b.sum2 += v * v;
+        }
       }
     }
-  const mean = sum / Math.max(1, flat);
-  const std = Math.sqrt(Math.max(0, sum2 / Math.max(1, flat) - mean * mean));
+  const statsFrom = (skip: number): { mean: number; std: number; n: number } => {
+    let n = 0;
+    let sum = 0;
+    let sum2 = 0;
+    for (let d = skip + 1; d <= margin; d++) {
+      const b = bands[d];
+      if (!b) continue;
+      n += b.n;
+      sum += b.sum;
+      sum2 += b.sum2;
+    }
+    const mean = sum / Math.max(1, n);
+    return { mean, std: Math.sqrt(Math.max(0, sum2 / Math.max(1, n) - mean * mean)), n };
+  };
+  const all = statsFrom(0);
+  const mean = all.mean;
   let contrast = 0;
+  let peak = mean;
   for (let y = g.y0; y < g.y1; y++)
-    for (let x = g.x0; x < g.x1; x++) contrast = Math.max(contrast, Math.abs((px[y * w + x] ?? 0) - mean));
-  return { ink: ring > 0 ? ink / ring : 1, std, contrast };
+    for (let x = g.x0; x < g.x1; x++) {
+      const v = px[y * w + x] ?? 0;
+      if (Math.abs(v - mean) > contrast) {
+        contrast = Math.abs(v - mean);
+        peak = v;
+      }
+    }
+  let std = all.std;
+  for (let skip = 1; skip <= Math.min(halo, margin - 2); skip++) {
+    const beyond = statsFrom(skip);
+    // A halo is the symbol's ink smeared outwards: the band left out is shifted from the margin beyond
+    // it towards the symbol's ink, by more than that margin's own spread (texture is not).
+    let n = 0;
+    let sum = 0;
+    for (let d = 1; d <= skip; d++) {
+      n += bands[d]?.n ?? 0;
+      sum += bands[d]?.sum ?? 0;
+    }
+    const shift = (sum / Math.max(1, n) - beyond.mean) * Math.sign(peak - beyond.mean);
+    if (beyond.n > 0 && n > 0 && shift > beyond.std) std = Math.min(std, beyond.std);
+  }
+  return { ink: ring > 0 ? ink / ring : 1, std, plainStd: all.std, contrast };
 }

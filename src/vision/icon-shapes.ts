@@ -21,7 +21,7 @@ const MIN_SCORE = 0.75;
 const MIN_MARGIN = 0.08;
 
 /** Ink parts (8-connected) and holes (4-connected background regions not touching the border). */
-function structure(m: Mask): { parts: number; holes: number; aspect: number } {
+export function structure(m: Mask): { parts: number; holes: number; aspect: number } {
   const seen = new Uint8Array(N * N);
   const flood = (start: number, ink: number, eight: boolean): boolean => {
     let border = false;

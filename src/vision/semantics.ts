@@ -1,6 +1,7 @@
 import type { RgbImage } from "../shared/image.js";
 import { inferGridApps } from "./app-grid.js";
 import { applyCalculator } from "./calculator.js";
+import { findCcPageTabs } from "./control-center-tabs.js";
 import { applyDialPad } from "./dial-pad.js";
 import { proposeGlyphs } from "./glyphs.js";
 import { applyIconMemory, type IconMemory } from "./icon-memory.js";
@@ -14,6 +15,7 @@ import { dropSpuriousRows } from "./spurious.js";
 import { mergeStatusBar } from "./status-bar.js";
 import { nameStockApps } from "./stock-apps.js";
 import { findSwitches } from "./switches.js";
+import { findCcModuleToggles } from "./switches-cc-modules.js";
 import { findControlCenterToggles } from "./switches-control-center.js";
 import { switchTitle } from "./switches-title.js";
 
@@ -39,6 +41,7 @@ export function applyScreenSemantics(
   out = applySwitches(screen, out);
   out = applyPhotoGrid(screen, out); // photo pickers: a row per thumbnail and per select circle
   out = [...out, ...proposeGlyphs(screen, out)];
+  out = [...out, ...findCcPageTabs(screen, out)]; // Control Center's dim page tabs, by the bright one
   out = inferGridApps(nameAppIcons(out, { aspect })); // then tiles the detector missed, from the grid
   if (memory) out = applyIconMemory(screen, out, memory, aspect);
   out = nameStockApps(screen, out); // the dock: no names printed, stock designs named by look
@@ -68,6 +71,7 @@ function applySwitches(screen: RgbImage, rows: readonly Candidate[]): Candidate[
       ),
   );
   const toggles = findControlCenterToggles(screen, rows);
+  const modules = findCcModuleToggles(screen, rows, toggles); // 1×1 toggles: Orientation Lock…
   if (found.length === 0 && toggles.length === 0) return [...rows];
   const switches = found.map((s): Candidate => {
     const title = switchTitle(screen, s.box, rows);
@@ -80,7 +84,7 @@ function applySwitches(screen: RgbImage, rows: readonly Candidate[]): Candidate[
       conf: 0.9,
     };
   });
-  for (const t of toggles)
+  for (const t of [...toggles, ...modules])
     switches.push({ kind: "switch", label: t.label, state: t.on ? "on" : "off", box: t.box, conf: 0.8 });
   // Control Center's module holds no text: a text row on it is a glyph misread (its small discs as "三").
   const module: Candidate["box"] | undefined = toggles.length
