@@ -106,7 +106,8 @@ export function detectionInput(image: RgbImage, width: number, height: number): 
 
 /**
  * `detectionInput` of an image whose three channels all hold `grey` (`sw`×`sh`, one byte a pixel; a
- * contrast-normalised screen): one sum per output pixel instead of three, the same floats.
+ * contrast-normalised screen): one sum per output pixel instead of three, the same floats. `into`: a
+ * buffer the caller is done with, written over (a view of it returned) when it is large enough.
  */
 export function detectionInputGrey(
   grey: Uint8Array,
@@ -114,11 +115,13 @@ export function detectionInputGrey(
   sh: number,
   width: number,
   height: number,
+  into?: Float32Array,
 ): Float32Array {
   const xs = spans(sw, width);
   const ys = spans(sh, height);
   const plane = width * height;
-  const out = new Float32Array(3 * plane);
+  // Every element is written below, so an earlier input's buffer serves as well as a fresh one.
+  const out = into && into.length >= 3 * plane ? into.subarray(0, 3 * plane) : new Float32Array(3 * plane);
   const acc = new Float64Array(width);
   const scale = DET_STD.map((sd) => 1 / (255 * sd));
   const shift = DET_MEAN.map((m, c) => m / (DET_STD[c] ?? 1));
