@@ -54,13 +54,10 @@ export class ScreenAnnotator {
     private readonly options: AnnotateOptions = DEFAULT_ANNOTATE_OPTIONS,
   ) {}
 
-  /**
-   * The copy of `screen` (at most `maxLongEdge`) the boxes are drawn on. It does not depend on the
-   * listing: the pipeline starts it before reading the screen, so libvips resizes on a worker thread
-   * while the JS thread finds text (a 3× screenshot's resize is ~8 ms off the peek's wall time).
-   */
-  async canvas(screen: RgbImage): Promise<RgbImage> {
-    const scale = Math.min(1, this.options.maxLongEdge / Math.max(screen.width, screen.height));
+  /** The annotated JPEG of `screen` (which is not modified). */
+  async annotate(screen: RgbImage, entries: readonly ListingEntry[]): Promise<Buffer> {
+    const { maxLongEdge, quality } = this.options;
+    const scale = Math.min(1, maxLongEdge / Math.max(screen.width, screen.height));
     const w = Math.max(1, Math.round(screen.width * scale));
     const h = Math.max(1, Math.round(screen.height * scale));
     const raw = { width: screen.width, height: screen.height, channels: 3 } as const;
@@ -68,21 +65,7 @@ export class ScreenAnnotator {
       w === screen.width && h === screen.height
         ? Buffer.from(screen.data.subarray(0, w * h * 3))
         : await sharp(screen.data, { raw }).resize(w, h, { fit: "fill" }).raw().toBuffer();
-    return { width: w, height: h, channels: 3, data };
-  }
-
-  /**
-   * The annotated JPEG of `screen` (which is not modified). `base`: `canvas(screen)` started earlier,
-   * drawn on and consumed here.
-   */
-  async annotate(
-    screen: RgbImage,
-    entries: readonly ListingEntry[],
-    base: Promise<RgbImage> = this.canvas(screen),
-  ): Promise<Buffer> {
-    const { quality } = this.options;
-    const canvas = await base;
-    const { width: w, height: h, data } = canvas;
+    const canvas: RgbImage = { width: w, height: h, channels: 3, data };
     const stroke = Math.max(1, Math.round(w / 400));
     const size = Math.max(9, Math.round(w / 36));
     const masks = await this.digitMasks(size);

@@ -143,14 +143,10 @@ export class VisionPipeline {
   ): Promise<ScreenView> {
     const { ocr, detector, clock } = this.deps;
     const t0 = clock.now();
-    // The annotation's resized copy needs no listing: libvips makes it on a worker thread meanwhile.
-    const canvas = this.annotator.canvas(screen);
-    // Settled either way here; awaited (and any failure raised) in `annotate` below.
-    canvas.catch(() => undefined);
     const [text, objects] = await Promise.all([ocr.recognize(screen, detail), detector.detect(screen)]);
     const entries = buildListing(text, objects, this.options.listing, screen, this.deps.iconMemory);
     const t1 = clock.now();
-    const image = await this.annotator.annotate(screen, entries, canvas);
+    const image = await this.annotator.annotate(screen, entries);
     const t2 = clock.now();
     return {
       screen,

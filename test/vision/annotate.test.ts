@@ -71,14 +71,4 @@ describe("ScreenAnnotator", () => {
     const once = await annotateScreen(screen, entries, fonts, { maxLongEdge: 800, quality: 80 });
     expect(once.equals(kept)).toBe(true);
   });
-
-  it("draws on a canvas started before the listing exactly as on one made when drawing", async () => {
-    // The pipeline starts `canvas` before reading the screen (libvips resizes meanwhile).
-    const screen = grey(1000, 2000, 90);
-    for (let i = 0; i < screen.data.length; i += 7) screen.data[i] = (i * 13) & 255;
-    const annotator = new ScreenAnnotator(fonts, { maxLongEdge: 800, quality: 80 });
-    const early = annotator.canvas(screen);
-    const drawn = await annotator.annotate(screen, entries, early);
-    expect(drawn.equals(await annotator.annotate(screen, entries))).toBe(true);
-  });
 });
