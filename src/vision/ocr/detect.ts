@@ -106,8 +106,7 @@ export function detectionInput(image: RgbImage, width: number, height: number): 
 
 /**
  * `detectionInput` of an image whose three channels all hold `grey` (`sw`×`sh`, one byte a pixel; a
- * contrast-normalised screen): one sum per output pixel instead of three, the same floats. `into`: a
- * buffer the caller is done with, written over (a view of it returned) when it is large enough.
+ * contrast-normalised screen): one sum per output pixel instead of three, the same floats.
  */
 export function detectionInputGrey(
   grey: Uint8Array,
@@ -115,13 +114,11 @@ export function detectionInputGrey(
   sh: number,
   width: number,
   height: number,
-  into?: Float32Array,
 ): Float32Array {
   const xs = spans(sw, width);
   const ys = spans(sh, height);
   const plane = width * height;
-  // Every element is written below, so an earlier input's buffer serves as well as a fresh one.
-  const out = into && into.length >= 3 * plane ? into.subarray(0, 3 * plane) : new Float32Array(3 * plane);
+  const out = new Float32Array(3 * plane);
   const acc = new Float64Array(width);
   // Per-channel constants in plain locals (the same floats as `detectionInput`'s arrays): this loop
   // stays in optimised code from screen to screen; reading them from fresh arrays each call had V8

@@ -62,15 +62,8 @@ const MIN_IMAGE_SIDE = 8;
 export class PaddleOcrEngine implements OcrEngine {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
-  /**
-   * Buffers of the last run, written over by the next (runs never overlap): the normalised copy (any
-   * smaller screen uses the front of it), the det input and the largest recognition batch. Each would
-   * otherwise be 3–13 MB of garbage a peek (a 3× screenshot), collected by full GCs (bench/README.md,
-   * 2026-11-28 session 4).
-   */
+  /** The last run's normalised copy, overwritten by the next run of the same size (runs never overlap). */
   private normalized: NormalizedImage | undefined;
-  private detInput: Float32Array | undefined;
-  private recInput: Float32Array | undefined;
   /** `variantPartners` of the dictionary, built on first use. */
   private partners: Int32Array | undefined;
 
@@ -91,8 +84,6 @@ export class PaddleOcrEngine implements OcrEngine {
     this.closed = true;
     await this.queue;
     this.normalized = undefined;
-    this.detInput = undefined;
-    this.recInput = undefined;
     await Promise.all([this.parts.det.release(), this.parts.rec.release()]);
   }
 
@@ -118,10 +109,9 @@ export class PaddleOcrEngine implements OcrEngine {
     // region read weakly in colour is read again from the normalised image, the more confident reading
     // winning.
     const normalized = this.options.localContrast
-      ? normalizeLocalContrast(image, DEFAULT_LOCAL_CONTRAST, this.normalizedInto(width, height))
+      ? normalizeLocalContrast(image, DEFAULT_LOCAL_CONTRAST, this.normalized)
       : undefined;
-    if (normalized && (this.normalized?.grey.length ?? 0) < normalized.grey.length)
-      this.normalized = normalized;
+    this.normalized = normalized;
     const flat: RgbImage = normalized ?? image;
     const boxes = (await this.detect(flat, normalized?.grey)).map((b) => withLeadingDash(flat, b));
     const read = await this.read(detail, boxes.map(toDetail));
@@ -181,27 +171,12 @@ export class PaddleOcrEngine implements OcrEngine {
     return lines;
   }
 
-  /** The kept normalised copy's buffers as a `width`×`height` image, when they are large enough. */
-  private normalizedInto(width: number, height: number): NormalizedImage | undefined {
-    const kept = this.normalized;
-    if (!kept || kept.grey.length < width * height) return undefined;
-    if (kept.width === width && kept.height === height) return kept;
-    return {
-      width,
-      height,
-      channels: 3,
-      data: kept.data.subarray(0, width * height * 3),
-      grey: kept.grey.subarray(0, width * height),
-    };
-  }
-
   /** Text regions in source pixels; `grey`: the image's one plane when its three channels are equal. */
   private async detect(image: RgbImage, grey?: Uint8Array): Promise<PixelBox[]> {
     const size = detectionSize(image.width, image.height, this.options.detectionWidth);
     const data = grey
-      ? detectionInputGrey(grey, image.width, image.height, size.width, size.height, this.detInput)
+      ? detectionInputGrey(grey, image.width, image.height, size.width, size.height)
       : detectionInput(image, size.width, size.height);
-    if (data.length > (this.detInput?.length ?? 0)) this.detInput = data;
     const input = new this.parts.ort.Tensor("float32", data, [1, 3, size.height, size.width]);
     const out = await this.parts.det.run({ [this.parts.det.inputNames[0] ?? "x"]: input });
     const map = out[this.parts.det.outputNames[0] ?? ""];
@@ -245,14 +220,10 @@ export class PaddleOcrEngine implements OcrEngine {
     for (const batch of planned) {
       const n = batch.indices.length;
       const perCrop = 3 * REC_HEIGHT * batch.width;
-      // `writeCrop` writes every value of a crop's slot (padding included), so the last batch's buffer
-      // serves; a slot with no box is zeroed as a fresh array's would be.
-      if ((this.recInput?.length ?? 0) < n * perCrop) this.recInput = new Float32Array(n * perCrop);
-      const tensor = (this.recInput as Float32Array).subarray(0, n * perCrop);
+      const tensor = new Float32Array(n * perCrop);
       batch.indices.forEach((boxIndex, k) => {
         const box = boxes[boxIndex];
         if (box) writeCrop(image, box, widths[boxIndex] ?? batch.width, tensor, k * perCrop, batch.width);
-        else tensor.fill(0, k * perCrop, (k + 1) * perCrop);
       });
       const input = new this.parts.ort.Tensor("float32", tensor, [n, 3, REC_HEIGHT, batch.width]);
       const out = (await this.parts.rec.run({ [inputName]: input }))[outputName];
