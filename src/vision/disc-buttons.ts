@@ -69,10 +69,40 @@ function downsample(screen: RgbImage, targetW: number): Work {
   return { w, h, rgb };
 }
 
-const flat = (rgb: Uint8Array, p: number, q: number): boolean =>
-  Math.abs((rgb[p * 3] as number) - (rgb[q * 3] as number)) <= FLAT &&
-  Math.abs((rgb[p * 3 + 1] as number) - (rgb[q * 3 + 1] as number)) <= FLAT &&
-  Math.abs((rgb[p * 3 + 2] as number) - (rgb[q * 3 + 2] as number)) <= FLAT;
+/**
+ * Whether unlabelled pixel `q` joins a region: flat with its neighbour (within `FLAT` of `pr`, `pg`, `pb`
+ * per channel) and near the region's mean so far (within `FROM_MEAN` of `sr / n`, `sg / n`, `sb / n`).
+ * The mean test is made in integers, |v·n − s| ≤ FROM_MEAN·n: the same verdict as |v − s / n| ≤ FROM_MEAN
+ * in floats (the two sides differ by at least 1/n when they differ, far above the floats' rounding), and
+ * no float is boxed on the heap per call (a float mean passed or captured here was ~40 MB of garbage a
+ * peek on a 3× screenshot).
+ */
+function joins(
+  rgb: Uint8Array,
+  label: Int32Array,
+  q: number,
+  pr: number,
+  pg: number,
+  pb: number,
+  sr: number,
+  sg: number,
+  sb: number,
+  n: number,
+): boolean {
+  if (label[q]) return false;
+  const r = rgb[q * 3] as number;
+  const g = rgb[q * 3 + 1] as number;
+  const b = rgb[q * 3 + 2] as number;
+  const tol = FROM_MEAN * n;
+  return (
+    Math.abs(pr - r) <= FLAT &&
+    Math.abs(pg - g) <= FLAT &&
+    Math.abs(pb - b) <= FLAT &&
+    Math.abs(r * n - sr) <= tol &&
+    Math.abs(g * n - sg) <= tol &&
+    Math.abs(b * n - sb) <= tol
+  );
+}
 
 /**
  * New `[icon] ""` rows for filled circular buttons with a symbol (see the module comment) whose centre
@@ -102,38 +132,35 @@ export function proposeDiscButtons(screen: RgbImage, rows: readonly Candidate[])
     let sr = 0;
     let sg = 0;
     let sb = 0;
-    // Whether pixel `q` joins the region: flat with its neighbour `p` and near the region's mean so far.
-    const joins = (p: number, q: number): boolean =>
-      !label[q] &&
-      flat(rgb, p, q) &&
-      Math.abs((rgb[q * 3] as number) - sr / n) <= FROM_MEAN &&
-      Math.abs((rgb[q * 3 + 1] as number) - sg / n) <= FROM_MEAN &&
-      Math.abs((rgb[q * 3 + 2] as number) - sb / n) <= FROM_MEAN;
+    // The region's sums stay in plain integer locals: a closure over them boxed every update on the heap.
     while (top > 0) {
       const p = stack[--top] as number;
       const x = p % w;
       const y = (p - x) / w;
+      const pr = rgb[p * 3] as number;
+      const pg = rgb[p * 3 + 1] as number;
+      const pb = rgb[p * 3 + 2] as number;
       n++;
-      sr += rgb[p * 3] as number;
-      sg += rgb[p * 3 + 1] as number;
-      sb += rgb[p * 3 + 2] as number;
+      sr += pr;
+      sg += pg;
+      sb += pb;
       if (x < x0) x0 = x;
       if (y < y0) y0 = y;
       if (x + 1 > x1) x1 = x + 1;
       if (y + 1 > y1) y1 = y + 1;
-      if (x > 0 && joins(p, p - 1)) {
+      if (x > 0 && joins(rgb, label, p - 1, pr, pg, pb, sr, sg, sb, n)) {
         label[p - 1] = id;
         stack[top++] = p - 1;
       }
-      if (x + 1 < w && joins(p, p + 1)) {
+      if (x + 1 < w && joins(rgb, label, p + 1, pr, pg, pb, sr, sg, sb, n)) {
         label[p + 1] = id;
         stack[top++] = p + 1;
       }
-      if (y > 0 && joins(p, p - w)) {
+      if (y > 0 && joins(rgb, label, p - w, pr, pg, pb, sr, sg, sb, n)) {
         label[p - w] = id;
         stack[top++] = p - w;
       }
-      if (y + 1 < h && joins(p, p + w)) {
+      if (y + 1 < h && joins(rgb, label, p + w, pr, pg, pb, sr, sg, sb, n)) {
         label[p + w] = id;
         stack[top++] = p + w;
       }

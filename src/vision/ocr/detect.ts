@@ -120,26 +120,35 @@ export function detectionInputGrey(
   const plane = width * height;
   const out = new Float32Array(3 * plane);
   const acc = new Float64Array(width);
-  const scale = DET_STD.map((sd) => 1 / (255 * sd));
-  const shift = DET_MEAN.map((m, c) => m / (DET_STD[c] ?? 1));
+  // Per-channel constants in plain locals (the same floats as `detectionInput`'s arrays): this loop
+  // stays in optimised code from screen to screen; reading them from fresh arrays each call had V8
+  // deoptimise it ("wrong map") and run it unoptimised, boxing every float (~20 MB of garbage a peek).
+  const scale0 = 1 / (255 * DET_STD[0]);
+  const scale1 = 1 / (255 * DET_STD[1]);
+  const scale2 = 1 / (255 * DET_STD[2]);
+  const shift0 = DET_MEAN[0] / DET_STD[0];
+  const shift1 = DET_MEAN[1] / DET_STD[1];
+  const shift2 = DET_MEAN[2] / DET_STD[2];
   for (let oy = 0; oy < height; oy++) {
     acc.fill(0);
-    const y0 = ys[2 * oy] ?? 0;
-    const y1 = ys[2 * oy + 1] ?? 1;
+    const y0 = ys[2 * oy] as number;
+    const y1 = ys[2 * oy + 1] as number;
     for (let y = y0; y < y1; y++) {
       const row = y * sw;
       for (let ox = 0; ox < width; ox++) {
-        const x1 = xs[2 * ox + 1] as number;
+        const end = row + (xs[2 * ox + 1] as number);
         let v = 0;
-        for (let i = row + (xs[2 * ox] as number); i < row + x1; i++) v += grey[i] as number;
+        for (let i = row + (xs[2 * ox] as number); i < end; i++) v += grey[i] as number;
         acc[ox] = (acc[ox] as number) + v;
       }
     }
     for (let ox = 0; ox < width; ox++) {
-      const n = ((xs[2 * ox + 1] ?? 1) - (xs[2 * ox] ?? 0)) * (y1 - y0);
+      const n = ((xs[2 * ox + 1] as number) - (xs[2 * ox] as number)) * (y1 - y0);
       const o = oy * width + ox;
       const mean = (acc[ox] as number) / n;
-      for (let c = 0; c < 3; c++) out[c * plane + o] = mean * (scale[c] ?? 1) - (shift[c] ?? 0);
+      out[o] = mean * scale0 - shift0;
+      out[plane + o] = mean * scale1 - shift1;
+      out[2 * plane + o] = mean * scale2 - shift2;
     }
   }
   return out;
