@@ -1,7 +1,7 @@
 import { luma, type RgbImage } from "../shared/image.js";
 import type { Candidate } from "./row.js";
 import { boxHeight, boxWidth } from "./row.js";
-import { CONTENT_THICK, type Gate, type Mask, N, THICK, thicken } from "./shape-templates.js";
+import { CONTENT_THICK, dice, type Gate, type Mask, N, THICK, thicken } from "./shape-templates.js";
 
 /**
  * Icon-only buttons named by their shape: a small template classifier. The icon's crop is binarised
@@ -83,18 +83,6 @@ const passes = (g: Gate, s: { parts: number; holes: number; aspect: number }): b
   g.holes.includes(s.holes) &&
   s.aspect >= g.aspect[0] &&
   s.aspect <= g.aspect[1];
-
-function dice(a: Mask, b: Mask): number {
-  let both = 0;
-  let sa = 0;
-  let sb = 0;
-  for (let i = 0; i < a.length; i++) {
-    sa += a[i] ?? 0;
-    sb += b[i] ?? 0;
-    if (a[i] && b[i]) both++;
-  }
-  return sa + sb > 0 ? (2 * both) / (sa + sb) : 0;
-}
 
 /**
  * The ink of the pixel box `[x0, y0, x1, y1)` as an `N`×`N` mask of its bounding square (the ink is

@@ -8,9 +8,14 @@ export const N = 24;
 
 export type Mask = Uint8Array;
 
-/** Draw a `N`×`N` template with a pen of `width` cells. */
-function draw(paint: (plot: (x: number, y: number) => void) => void, width = 2.2): Mask {
-  const m = new Uint8Array(N * N);
+/** A pen: `plot(x, y)` inks a disc of the pen's width centred at grid point (x, y). */
+export type Plot = (x: number, y: number) => void;
+
+/**
+ * Draw on a `N`×`N` mask with a pen of `width` cells: `paint` calls the pen along its strokes. Draws
+ * into `m` when given (to add strokes to a filled shape), else into a new mask.
+ */
+export function draw(paint: (plot: Plot) => void, width = 2.2, m: Mask = new Uint8Array(N * N)): Mask {
   const r = width / 2;
   paint((x, y) => {
     for (let yy = Math.floor(y - r); yy <= Math.ceil(y + r); yy++)
@@ -20,15 +25,16 @@ function draw(paint: (plot: (x: number, y: number) => void) => void, width = 2.2
   });
   return m;
 }
-function line(plot: (x: number, y: number) => void, x0: number, y0: number, x1: number, y1: number): void {
+/** A straight stroke from (x0, y0) to (x1, y1), plotted every half cell. */
+export function line(plot: Plot, x0: number, y0: number, x1: number, y1: number): void {
   const steps = Math.ceil(Math.hypot(x1 - x0, y1 - y0) * 2) + 1;
   for (let i = 0; i <= steps; i++) plot(x0 + ((x1 - x0) * i) / steps, y0 + ((y1 - y0) * i) / steps);
 }
-function ring(plot: (x: number, y: number) => void, cx: number, cy: number, r: number): void {
+function ring(plot: Plot, cx: number, cy: number, r: number): void {
   for (let a = 0; a < 360; a += 3)
     plot(cx + r * Math.cos((a * Math.PI) / 180), cy + r * Math.sin((a * Math.PI) / 180));
 }
-function dot(plot: (x: number, y: number) => void, cx: number, cy: number, r: number): void {
+function dot(plot: Plot, cx: number, cy: number, r: number): void {
   for (let rr = 0; rr <= r; rr += 0.5) ring(plot, cx, cy, rr);
 }
 
@@ -36,9 +42,8 @@ function dot(plot: (x: number, y: number) => void, cx: number, cy: number, r: nu
 function minus(m: Mask, cut: Mask): Mask {
   return m.map((v, i) => (cut[i] ? 0 : v));
 }
-/** Fill the polygon with vertices `pts` (filled play triangle, heart). */
-function polygon(pts: readonly (readonly [number, number])[]): Mask {
-  const m = new Uint8Array(N * N);
+/** Fill the polygon with vertices `pts` (filled play triangle, heart), into `m` when given. */
+export function polygon(pts: readonly (readonly [number, number])[], m: Mask = new Uint8Array(N * N)): Mask {
   for (let y = 0; y < N; y++)
     for (let x = 0; x < N; x++) {
       let inside = false;
@@ -52,6 +57,19 @@ function polygon(pts: readonly (readonly [number, number])[]): Mask {
       if (inside) m[y * N + x] = 1;
     }
   return m;
+}
+
+/** Dice overlap of two masks: 2·|a∩b| / (|a| + |b|), 0 when both are empty. */
+export function dice(a: Mask, b: Mask): number {
+  let both = 0;
+  let sa = 0;
+  let sb = 0;
+  for (let i = 0; i < a.length; i++) {
+    sa += a[i] ?? 0;
+    sb += b[i] ?? 0;
+    if (a[i] && b[i]) both++;
+  }
+  return sa + sb > 0 ? (2 * both) / (sa + sb) : 0;
 }
 
 const E = N - 1.5;

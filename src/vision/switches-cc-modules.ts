@@ -3,7 +3,7 @@ import { luma, type RgbImage } from "../shared/image.js";
 import { inkMask, structure } from "./icon-shapes.js";
 import type { Candidate } from "./row.js";
 import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
-import { type Mask, N, thicken } from "./shape-templates.js";
+import { dice, draw, line, type Mask, N, type Plot, polygon, thicken } from "./shape-templates.js";
 
 /**
  * Control Center's 1×1 toggle modules (Orientation Lock, Silent Mode, Flashlight): a round (iOS 18) or
@@ -40,39 +40,9 @@ const SIZE = { min: 0.8, max: 1.6 };
 /** The symbol's crop: this fraction of the plate's diameter either side of its centre (inside a circle). */
 const CROP = 0.34;
 
-type Plot = (x: number, y: number) => void;
-
-function stroke(paint: (plot: Plot) => void, width: number, m: Mask = new Uint8Array(N * N)): Mask {
-  const r = width / 2;
-  paint((x, y) => {
-    for (let yy = Math.floor(y - r); yy <= Math.ceil(y + r); yy++)
-      for (let xx = Math.floor(x - r); xx <= Math.ceil(x + r); xx++)
-        if (xx >= 0 && yy >= 0 && xx < N && yy < N && (xx + 0.5 - x) ** 2 + (yy + 0.5 - y) ** 2 <= r * r)
-          m[yy * N + xx] = 1;
-  });
-  return m;
-}
-function line(p: Plot, x0: number, y0: number, x1: number, y1: number): void {
-  const steps = Math.ceil(Math.hypot(x1 - x0, y1 - y0) * 2) + 1;
-  for (let i = 0; i <= steps; i++) p(x0 + ((x1 - x0) * i) / steps, y0 + ((y1 - y0) * i) / steps);
-}
 function arc(p: Plot, cx: number, cy: number, r: number, from: number, to: number): void {
   for (let a = from; a <= to; a += 3)
     p(cx + r * Math.cos((a * Math.PI) / 180), cy + r * Math.sin((a * Math.PI) / 180));
-}
-function polygon(pts: readonly (readonly [number, number])[], m: Mask = new Uint8Array(N * N)): Mask {
-  for (let y = 0; y < N; y++)
-    for (let x = 0; x < N; x++) {
-      let inside = false;
-      for (let i = 0, j = pts.length - 1; i < pts.length; j = i++) {
-        const [xi, yi] = pts[i] ?? [0, 0];
-        const [xj, yj] = pts[j] ?? [0, 0];
-        if (yi > y + 0.5 !== yj > y + 0.5 && x + 0.5 < ((xj - xi) * (y + 0.5 - yi)) / (yj - yi) + xi)
-          inside = !inside;
-      }
-      if (inside) m[y * N + x] = 1;
-    }
-  return m;
 }
 
 /** `bell.fill`: a dome widening to a flared rim, the clapper below it. */
@@ -116,7 +86,7 @@ const TEMPLATES: { name: string; mask: Mask }[] = [
     // `lock.rotation`: a circular arrow round a padlock (its body below the middle, shackle above).
     name: "Orientation Lock",
     mask: (() => {
-      const m = stroke((p) => {
+      const m = draw((p) => {
         arc(p, 11.5, 12, 10.2, -20, 320);
         line(p, 21.5, 10.5, 23, 6.5);
         line(p, 21.5, 10.5, 18, 8.5);
@@ -139,7 +109,7 @@ const TEMPLATES: { name: string; mask: Mask }[] = [
   {
     // `bell.slash.fill`: the bell crossed by a bar from top left to bottom right.
     name: "Silent Mode",
-    mask: stroke((p) => line(p, 2, 1.5, 22, 22.5), 2.5, bell()),
+    mask: draw((p) => line(p, 2, 1.5, 22, 22.5), 2.5, bell()),
   },
   {
     // `flashlight.off.fill`: a tall torch — a wide head tapering into a narrow barrel.
@@ -156,18 +126,6 @@ const TEMPLATES: { name: string; mask: Mask }[] = [
     ]),
   },
 ].map((t) => ({ ...t, mask: thicken(t.mask) }));
-
-function dice(a: Mask, b: Mask): number {
-  let both = 0;
-  let sa = 0;
-  let sb = 0;
-  for (let i = 0; i < a.length; i++) {
-    sa += a[i] ?? 0;
-    sb += b[i] ?? 0;
-    if (a[i] && b[i]) both++;
-  }
-  return sa + sb > 0 ? (2 * both) / (sa + sb) : 0;
-}
 
 /** The toggle module's name for a symbol's ink mask, or null when no shape is a clear match. */
 export function classifyCcSymbol(mask: Mask): string | null {
