@@ -26,15 +26,19 @@ const median = (v: readonly number[]): number => {
   return s[Math.floor(s.length / 2)] ?? 0;
 };
 
-export function inferGridApps(rows: readonly Candidate[]): Candidate[] {
+/**
+ * `aspect` is the screen's height / width (fractions to pixels). A tile's size is its box's longer
+ * side in pixels: the tile is square, and a detector box may hug the artwork tighter on one axis than
+ * the other, or be snapped to the whole plate (`app-tiles.ts`), so the two axes alone do not compare.
+ */
+export function inferGridApps(rows: readonly Candidate[], aspect: number): Candidate[] {
   const apps = rows.filter((r) => r.kind === "app" && r.labelBox !== undefined);
   if (apps.length < MIN_NAMED) return [...rows];
-  const tw = median(apps.map((a) => boxWidth(a.box)));
-  const th = median(apps.map((a) => boxHeight(a.box)));
-  const grid = apps.filter(
-    (a) =>
-      Math.abs(boxWidth(a.box) - tw) <= SIZE_TOL * tw && Math.abs(boxHeight(a.box) - th) <= SIZE_TOL * th,
-  );
+  const size = (a: Candidate): number => Math.max(boxWidth(a.box), boxHeight(a.box) * aspect);
+  const ts = median(apps.map(size));
+  const grid = apps.filter((a) => Math.abs(size(a) - ts) <= SIZE_TOL * ts);
+  const tw = median(grid.map((a) => boxWidth(a.box)));
+  const th = median(grid.map((a) => boxHeight(a.box)));
   if (grid.length < MIN_NAMED) return [...rows];
   const names = grid.map((a) => a.labelBox as Candidate["box"]);
   const nameH = median(names.map(boxHeight));

@@ -19,7 +19,7 @@ interface ScreenShape {
 const MIN_APP_WIDTH = 0.1;
 const MAX_APP_WIDTH = 0.24;
 /** The name sits below the icon within this many icon heights of its bottom edge. */
-const NAME_GAP = 0.45;
+export const NAME_GAP = 0.45;
 /**
  * A name is small beside its tile: iOS sets home-screen, dock and share-sheet names in 11–12 pt text
  * under 60 pt icons (call screens: 13 pt captions under 72 pt buttons), so the line's height is about

@@ -1,5 +1,6 @@
 import type { RgbImage } from "../shared/image.js";
 import { inferGridApps } from "./app-grid.js";
+import { snapAppTiles } from "./app-tiles.js";
 import { applyCalculator } from "./calculator.js";
 import { findCcPageTabs } from "./control-center-tabs.js";
 import { applyDialPad } from "./dial-pad.js";
@@ -42,7 +43,8 @@ export function applyScreenSemantics(
   out = applyPhotoGrid(screen, out); // photo pickers: a row per thumbnail and per select circle
   out = [...out, ...proposeGlyphs(screen, out)];
   out = [...out, ...findCcPageTabs(screen, out)]; // Control Center's dim page tabs, by the bright one
-  out = inferGridApps(nameAppIcons(out, { aspect })); // then tiles the detector missed, from the grid
+  out = snapAppTiles(screen, out, aspect); // icon boxes hugging a tile's artwork grow to the tile
+  out = inferGridApps(nameAppIcons(out, { aspect }), aspect); // then tiles the detector missed, from the grid
   if (memory) out = applyIconMemory(screen, out, memory, aspect);
   out = nameStockApps(screen, out); // the dock: no names printed, stock designs named by look
   out = nameIconButtons(screen, out);
