@@ -3,7 +3,7 @@ import { luma, type RgbImage } from "../shared/image.js";
 import { inkMask, structure } from "./icon-shapes.js";
 import type { Candidate } from "./row.js";
 import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
-import { dice, draw, line, type Mask, N, type Plot, polygon, thicken } from "./shape-templates.js";
+import { dice, draw, line, type Mask, type Plot, polygon, thicken } from "./shape-templates.js";
 
 /**
  * Control Center's 1×1 toggle modules (Orientation Lock, Silent Mode, Flashlight): a round (iOS 18) or
