@@ -152,15 +152,36 @@ function bestOf(
   templates: readonly { name: string; mask: Mask; gates: Gate[] }[],
   mask: Mask,
 ): string | null {
+  return bestTemplate(
+    mask,
+    templates,
+    (t, shape) => t.gates.some((g) => passes(g, shape)),
+    MIN_SCORE,
+    MIN_MARGIN,
+  );
+}
+
+/**
+ * The name of the template among those `admits` lets through (given the mask's structure) that best
+ * overlaps the thickened mask (Dice), or null unless it scores at least `minScore` and beats the best
+ * template of any other name by at least `minMargin`.
+ */
+export function bestTemplate<T extends { name: string; mask: Mask }>(
+  mask: Mask,
+  templates: readonly T[],
+  admits: (template: T, shape: ReturnType<typeof structure>) => boolean,
+  minScore: number,
+  minMargin: number,
+): string | null {
   const thick = thicken(mask);
   const shape = structure(mask);
   const scores = templates
-    .filter((t) => t.gates.some((g) => passes(g, shape)))
+    .filter((t) => admits(t, shape))
     .map((t) => ({ name: t.name, score: dice(thick, t.mask) }))
     .sort((a, b) => b.score - a.score);
   const [best] = scores;
   const second = scores.find((t) => t.name !== best?.name);
-  if (!best || best.score < MIN_SCORE || best.score - (second?.score ?? 0) < MIN_MARGIN) return null;
+  if (!best || best.score < minScore || best.score - (second?.score ?? 0) < minMargin) return null;
   return best.name;
 }
 

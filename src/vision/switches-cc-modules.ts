@@ -1,9 +1,9 @@
 import type { FracBox } from "../shared/box.js";
 import { luma, type RgbImage } from "../shared/image.js";
-import { inkMask, structure } from "./icon-shapes.js";
+import { bestTemplate, inkMask } from "./icon-shapes.js";
 import type { Candidate } from "./row.js";
 import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
-import { dice, draw, line, type Mask, type Plot, polygon, thicken } from "./shape-templates.js";
+import { draw, line, type Mask, type Plot, polygon, thicken } from "./shape-templates.js";
 
 /**
  * Control Center's 1×1 toggle modules (Orientation Lock, Silent Mode, Flashlight): a round (iOS 18) or
@@ -129,15 +129,7 @@ const TEMPLATES: { name: string; mask: Mask }[] = [
 
 /** The toggle module's name for a symbol's ink mask, or null when no shape is a clear match. */
 export function classifyCcSymbol(mask: Mask): string | null {
-  const thick = thicken(mask);
-  const shape = structure(mask);
-  const scores = TEMPLATES.filter((t) => GATES[t.name]?.(shape))
-    .map((t) => ({ name: t.name, score: dice(thick, t.mask) }))
-    .sort((a, b) => b.score - a.score);
-  const [best] = scores;
-  const second = scores.find((t) => t.name !== best?.name);
-  if (!best || best.score < MIN_SCORE || best.score - (second?.score ?? 0) < MIN_MARGIN) return null;
-  return best.name;
+  return bestTemplate(mask, TEMPLATES, (t, shape) => GATES[t.name]?.(shape) ?? false, MIN_SCORE, MIN_MARGIN);
 }
 
 /**

@@ -92,9 +92,12 @@ function glyphShape(image: RgbImage, box: PixelBox, lineInkHeight: number): Glyp
     seen[i] = 1;
     stack.push(i);
   };
-  const flood = () => {
+  /** Floods from what is on the stack; returns how many cells it filled. */
+  const flood = (): number => {
+    let size = 0;
     while (stack.length > 0) {
       const i = stack.pop() ?? 0;
+      size++;
       const x = i % w;
       const y = (i - x) / w;
       push(x + 1, y);
@@ -102,6 +105,7 @@ function glyphShape(image: RgbImage, box: PixelBox, lineInkHeight: number): Glyp
       push(x, y + 1);
       push(x, y - 1);
     }
+    return size;
   };
   for (let x = x0; x <= x1; x++) {
     push(x, y0);
@@ -118,19 +122,8 @@ function glyphShape(image: RgbImage, box: PixelBox, lineInkHeight: number): Glyp
     for (let x = x0; x <= x1; x++) {
       const i = y * w + x;
       if (seen[i] || ink[i]) continue;
-      const before = stack.length;
       push(x, y);
-      let size = 0;
-      while (stack.length > before) {
-        const j = stack.pop() ?? 0;
-        size++;
-        const jx = j % w;
-        const jy = (j - jx) / w;
-        push(jx + 1, jy);
-        push(jx - 1, jy);
-        push(jx, jy + 1);
-        push(jx, jy - 1);
-      }
+      const size = flood();
       if (size >= minHole) holes++;
     }
   return { fill: count / (bw * bh), aspect: bw / bh, holes, height: bh / Math.max(1, lineInkHeight) };
