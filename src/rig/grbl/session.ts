@@ -42,6 +42,10 @@ export class GrblSession {
   private closed = false;
   /** A 0x18 was sent and its banner has not come: `ok`s now are GRBL's stray one, credited to nothing. */
   private resetting = false;
+  /** A `$G` after a reset awaits its `[GC:…]` (see `softReset`). */
+  private syncing = false;
+  /** The `ok` that follows the reset sync's `[GC:…]`: credited to nothing. */
+  private syncOkOwed = 0;
 
   constructor(
     private readonly link: SerialLink,
@@ -115,7 +119,14 @@ export class GrblSession {
     });
   }
 
-  /** Soft reset (0x18) and wait for the banner that follows it. */
+  /**
+   * Soft reset (0x18), wait for a banner, then for a `$G` answered in step (each within `timeoutMs`).
+   * A banner alone does not prove the reset is over: the board's power-on banner may still be on its way
+   * when we reset (a slow boot — an ESP32 running FluidNC, an Arduino bootloader after the DTR reset — or
+   * a loaded host reading late), and the reset's own stray `ok` and banner follow it; crediting that `ok`
+   * to the next command shifts every answer by one. GRBL answers lines in order, so once `$G`'s `[GC:…]`
+   * arrives every line of the reset has. Until then `ok`s, errors and banners belong to the reset.
+   */
   async softReset(timeoutMs: number): Promise<void> {
     const banner = this.waitFor((l) => l.kind === "banner", timeoutMs, "its banner after a reset");
     // Whatever was in flight is void; GRBL answers the reset with a stray `ok` that belongs to no line.
@@ -124,8 +135,30 @@ export class GrblSession {
     this.realtime("\x18");
     try {
       await banner;
+      await this.syncAfterReset(timeoutMs);
     } finally {
       this.resetting = false;
+      this.syncing = false;
+    }
+  }
+
+  /**
+   * Send `$G` until one is answered (twice at most): GRBL empties its receive buffer as the reset
+   * completes (grbl/main.c: `serial_reset_read_buffer()` at the top of each boot), so a line sent on an
+   * early banner may be lost. Its `ok` is swallowed by `dispatch` (`syncOkOwed`).
+   */
+  private async syncAfterReset(timeoutMs: number): Promise<void> {
+    this.syncing = true;
+    for (let attempt = 1; ; attempt++) {
+      const gc = this.waitFor((l) => l.kind === "gc", timeoutMs, "an answer to $G after a reset");
+      this.write("$G\n"); // not through the streamer: it is empty, and this line's `ok` is owed to no one
+      try {
+        await gc;
+        return;
+      } catch (err) {
+        if (attempt >= 2) throw err;
+        this.log.debug("no answer to $G after a reset: asking again");
+      }
     }
   }
 
@@ -165,7 +198,15 @@ export class GrblSession {
     this.log.trace("grbl <", { line });
     switch (line.kind) {
       case "ok":
-        if (this.resetting || !this.streamer.ok()) this.log.debug("stray ok ignored");
+        if (this.syncOkOwed > 0) this.syncOkOwed--;
+        else if (this.resetting || !this.streamer.ok()) this.log.debug("stray ok ignored");
+        break;
+      case "gc":
+        // Decided here, not when the waiter's promise settles: its `ok` may be in the same chunk.
+        if (this.syncing) {
+          this.syncing = false;
+          this.syncOkOwed = 1;
+        }
         break;
       case "error":
         if (this.resetting || !this.streamer.error(line.code))
@@ -175,9 +216,8 @@ export class GrblSession {
         this.events.onAlarm(line.code);
         break;
       case "banner": {
-        const solicited = this.resetting;
-        this.resetting = false;
-        this.events.onBanner(line, solicited);
+        // Every banner before the reset's `$G` is answered is the reset's (or the late power-on one).
+        this.events.onBanner(line, this.resetting);
         break;
       }
       case "status":

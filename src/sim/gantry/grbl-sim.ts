@@ -50,6 +50,13 @@ export class GrblSim extends GrblMachine {
   /** When each complete line waiting in `rx` arrived (gantry time): see `GrblMachine.lineAt`. */
   private lineStamps: number[] = [];
   readonly stats: GrblSimStats = { lines: [], replies: 0, maxUnackedBytes: 0, rxOverflows: 0 };
+  /**
+   * How long a soft reset takes before the banner (0: at once). Real GRBL empties its receive buffer as
+   * the reset completes, just before the banner (main.c: `serial_reset_read_buffer()`, then
+   * protocol_main_loop's `report_init_message()`), so line bytes arriving meanwhile are lost.
+   */
+  rebootMs = 0;
+  private reboot: NodeJS.Timeout | null = null;
 
   /** Power on: settings from EEPROM, MPos 0,0 wherever the carriage is, banner, startup blocks. */
   start(): void {
@@ -70,6 +77,8 @@ export class GrblSim extends GrblMachine {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    if (this.reboot) clearTimeout(this.reboot);
+    this.reboot = null;
     this.options.gantry.setHorizonSource(null);
     this.abortWaiting();
   }
@@ -79,8 +88,10 @@ export class GrblSim extends GrblMachine {
     const bytes = typeof chunk === "string" ? Buffer.from(chunk, "latin1") : chunk;
     for (const b of bytes) {
       if (b === 0x18) this.softReset();
-      else if (this.critical)
-        continue; // the critical-event loop watches for a reset only: no `?`, no lines (protocol.c)
+      else if (this.critical || this.reboot)
+        // The critical-event loop watches for a reset only: no `?`, no lines (protocol.c); a board
+        // still resetting loses what arrives (see `rebootMs`).
+        continue;
       else if (b === 0x3f) this.statusReport();
       else if (b === 0x21) this.planner.hold(this.now());
       else if (b === 0x7e) this.resume();
@@ -256,7 +267,17 @@ export class GrblSim extends GrblMachine {
       this.send(`ALARM:${code}`);
       this.alarmLock = true;
     }
-    this.banner(true);
+    if (this.rebootMs <= 0) {
+      this.banner(true);
+      return;
+    }
+    if (this.reboot) clearTimeout(this.reboot);
+    this.reboot = setTimeout(() => {
+      this.reboot = null;
+      this.rx = "";
+      this.lineStamps = [];
+      this.banner(true);
+    }, this.rebootMs);
   }
 
   /**
