@@ -17,6 +17,7 @@ const screen: RealScreen = {
     { kind: "key", label: "q", iconOnly: false, char: "q", box: [0, 0.8, 0.1, 0.85] },
   ],
   notes: "",
+  unlabelled: [],
 };
 
 describe("detector recall on a labelled real screen", () => {

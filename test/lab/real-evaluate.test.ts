@@ -68,7 +68,14 @@ describe("scoreRealScreen", () => {
     expect(s.elements.all).toEqual({ truths: 9, found: 9, right: 9, own: 9, named: 9 });
     expect(s.elements["kind=switch"]?.right).toBe(2);
     expect(s.elements.iconOnly?.truths).toBe(2);
-    expect(s.rows).toEqual({ rows: 12, spanning: 0, spurious: 0, statusRows: 1, statusOther: 0 });
+    expect(s.rows).toEqual({
+      rows: 12,
+      spanning: 0,
+      spurious: 0,
+      statusRows: 1,
+      statusOther: 0,
+      unlabelledArea: 0,
+    });
   });
 
   it("today's kinds: keys and switches are found but never right; icon rows are found unnamed", () => {
@@ -107,9 +114,32 @@ describe("scoreRealScreen", () => {
     ]);
     // "Setings" costs one edit; the merged "q w" lands on "q" and reads it with one extra character.
     expect(s.text.all).toMatchObject({ truths: 6, found: 2, exact: 0, edits: 2, chars: 9 });
-    expect(s.rows).toEqual({ rows: 4, spanning: 1, spurious: 1, statusRows: 0, statusOther: 1 });
+    expect(s.rows).toEqual({
+      rows: 4,
+      spanning: 1,
+      spurious: 1,
+      statusRows: 0,
+      statusOther: 1,
+      unlabelledArea: 0,
+    });
     // The merged row's centre lands on one key (found), but that key has no row of its own.
     expect(s.elements["kind=key"]).toMatchObject({ found: 1, own: 0 });
+  });
+
+  it("a row on nothing inside an area the label leaves unlabelled is counted apart, not spurious", () => {
+    const mapped = realScreenSchema.parse({
+      ...screen,
+      unlabelled: [{ box: [0.3, 0.4, 0.7, 0.7], why: "map pins, each tappable, not labelled" }],
+    });
+    const rows = [
+      row("icon", "", [0.4, 0.5, 0.45, 0.52]), // a pin in the area
+      row("icon", "", [0.1, 0.5, 0.15, 0.52]), // on nothing, outside it
+      row("button", "add", [0.86, 0.08, 0.94, 0.11]),
+    ];
+    const s = scoreRealScreen(mapped, rows);
+    expect(s.rows).toMatchObject({ rows: 3, spurious: 1, unlabelledArea: 1 });
+    expect(scoreRealScreen(screen, rows).rows).toMatchObject({ spurious: 2, unlabelledArea: 0 });
+    expect(s.elements.iconOnly).toMatchObject({ found: 1 }); // what is labelled is scored as before
   });
 
   it("a nested target (a switch in its table row) is one target, and a name listed twice reads once", () => {

@@ -44,6 +44,7 @@ if (cmd === "prelabel") {
         .filter((e) => e.kind !== "text")
         .map((e) => ({ kind: "other" as const, label: "", iconOnly: true, box: e.box })),
       notes: "DRAFT from prelabel: correct every field by eye",
+      unlabelled: [],
     };
     const stem = basename(img).replace(/\.[^.]+$/, "");
     writeFileSync(join(out, `${stem}.json`), `${JSON.stringify(draft, null, 1)}\n`);

@@ -27,7 +27,7 @@ import type { RealScreen } from "./labels.js";
  *   elements, counting only the innermost of nested elements (a switch inside its table row is one target,
  *   the switch).
  * - **Spurious rows.** Rows whose centre lies in no element box, no truth text box and not in the status
- *   bar.
+ *   bar. Such a row inside an area the label marks `unlabelled` is counted apart (`unlabelledArea`).
  * - **Status bar.** Rows whose centre is in the status bar: of kind `status`, and of any other kind
  *   (glyphs listed as icons); neither is spurious.
  *
@@ -71,6 +71,8 @@ export interface RowTally {
   statusRows: number;
   /** Rows of another kind whose centre is in the status bar. */
   statusOther: number;
+  /** Rows on no labelled target inside an area the label leaves unlabelled (not spurious). */
+  unlabelledArea: number;
 }
 
 export interface RealScreenScore {
@@ -217,7 +219,14 @@ export function scoreRealScreen(label: RealScreen, rows: readonly ScoredRow[]): 
   });
 
   const status = label.statusBar;
-  const rowTally: RowTally = { rows: rows.length, spanning: 0, spurious: 0, statusRows: 0, statusOther: 0 };
+  const rowTally: RowTally = {
+    rows: rows.length,
+    spanning: 0,
+    spurious: 0,
+    statusRows: 0,
+    statusOther: 0,
+    unlabelledArea: 0,
+  };
   rows.forEach((r, k) => {
     const c = centre(r.box);
     if (spans[k]) {
@@ -230,6 +239,11 @@ export function scoreRealScreen(label: RealScreen, rows: readonly ScoredRow[]): 
       return;
     }
     if (!label.elements.some((e) => inside(c, e.box)) && !label.text.some((t) => inside(c, t.box))) {
+      if (label.unlabelled.some((a) => inside(c, a.box))) {
+        rowTally.unlabelledArea++;
+        misses.push(`row [${r.kind}] "${r.label}" is in an unlabelled area`);
+        return;
+      }
       rowTally.spurious++;
       misses.push(`row [${r.kind}] "${r.label}" is spurious`);
     }

@@ -70,6 +70,12 @@ export const realScreenSchema = z.strictObject({
   elements: z.array(realElementSchema),
   /** Labeller's remarks: what was hard, what was left out. */
   notes: z.string().default(""),
+  /**
+   * Areas the labeller left partly unlabelled on purpose, each with why (a map's many tappable pins).
+   * A row there on no labelled target is counted apart, neither right nor spurious; what is labelled
+   * there is scored as anywhere else. Ignore regions in the manner of COCO's `iscrowd`.
+   */
+  unlabelled: z.array(z.strictObject({ box, why: z.string().min(1) })).default([]),
 });
 
 export type RealScreen = z.infer<typeof realScreenSchema>;

@@ -27,7 +27,14 @@ function add<T extends object>(into: Record<string, T>, from: Record<string, T>,
 export function summariseReal(scores: readonly RealScreenScore[]): RealSummary {
   const text: Record<string, TextTally> = {};
   const elements: Record<string, ElementTally> = {};
-  const rows: RowTally = { rows: 0, spanning: 0, spurious: 0, statusRows: 0, statusOther: 0 };
+  const rows: RowTally = {
+    rows: 0,
+    spanning: 0,
+    spurious: 0,
+    statusRows: 0,
+    statusOther: 0,
+    unlabelledArea: 0,
+  };
   for (const s of scores) {
     add(text, s.text, () => ({ truths: 0, found: 0, exact: 0, edits: 0, chars: 0 }));
     add(elements, s.elements, () => ({ truths: 0, found: 0, right: 0, own: 0, named: 0 }));
@@ -102,8 +109,8 @@ export function realTables(s: RealSummary): string {
     "|---|---|---|---|---|---|---|",
     ...elementRows,
     "",
-    "| rows | n | spanning ≥ 2 targets | spurious | `status` rows | other rows in the status bar |",
-    "|---|---|---|---|---|---|",
-    `| all | ${r.rows} | ${frac(r.spanning, r.rows)} | ${frac(r.spurious, r.rows)} (goal ≤ 1%) | ${r.statusRows} | ${r.statusOther} |`,
+    "| rows | n | spanning ≥ 2 targets | spurious | `status` rows | other rows in the status bar | in unlabelled areas (not scored) |",
+    "|---|---|---|---|---|---|---|",
+    `| all | ${r.rows} | ${frac(r.spanning, r.rows)} | ${frac(r.spurious, r.rows)} (goal ≤ 1%) | ${r.statusRows} | ${r.statusOther} | ${r.unlabelledArea} |`,
   ].join("\n");
 }
