@@ -128,7 +128,7 @@ export class VisionPipeline {
   /** Screenshot PNG/JPEG bytes → view (as `fromScreen`; `rectify` times the shrink). */
   async fromScreenshot(image: Buffer): Promise<ScreenView> {
     const t0 = this.deps.clock.now();
-    const decoded = await decodeRgb(image);
+    const decoded = await decodeRgb(image, { autoOrient: true });
     const t1 = this.deps.clock.now();
     const working = shrinkRgb(decoded, workingWidth(decoded.width, this.options.screenshotWidth));
     const t2 = this.deps.clock.now();

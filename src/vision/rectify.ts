@@ -15,14 +15,19 @@ import { checkPixelCount, imageHeader, MAX_IMAGE_PIXELS } from "../util/image-he
  * 16-bit and alpha PNGs included: alpha is dropped, not composited — a phone's screenshot is opaque).
  * Sizes over MAX_IMAGE_PIXELS are refused from the header before decoding (VISION_IMAGE_TOO_LARGE),
  * and sharp is held to the same limit for anything else (its default allows 268 MP, so a
- * 16000×16000 bomb decoded to 768 MB).
+ * 16000×16000 bomb decoded to 768 MB). `autoOrient`: turn the pixels upright as an EXIF `Orientation`
+ * tag says (a screenshot re-saved by a photo tool is shown upright but stored turned); camera frames are
+ * decoded as stored, as their calibration was.
  */
-export async function decodeRgb(image: Buffer): Promise<RgbImage> {
+export async function decodeRgb(image: Buffer, options: { autoOrient?: boolean } = {}): Promise<RgbImage> {
   const header = imageHeader(image);
   if (header) checkPixelCount(header, "VISION"); // anything else is left to sharp (VISION_DECODE)
   let decoded: { data: Buffer; info: OutputInfo };
   try {
-    decoded = await sharp(image, { limitInputPixels: MAX_IMAGE_PIXELS })
+    decoded = await sharp(image, {
+      limitInputPixels: MAX_IMAGE_PIXELS,
+      autoOrient: options.autoOrient ?? false,
+    })
       .removeAlpha()
       .toColourspace("srgb")
       .raw({ depth: "uchar" })

@@ -1,3 +1,4 @@
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import type { RgbImage } from "../../src/shared/image.js";
 import { decodeRgb, resizeRgb, warpToScreen } from "../../src/vision/rectify.js";
@@ -94,5 +95,32 @@ describe("rectify", () => {
     const img: RgbImage = { width: 2, height: 2, channels: 3, data: Buffer.alloc(12) };
     expect(() => warpToScreen(img, [1, 0, 0, 0, 1, 0, 0, 0, 1], 0, 10)).toThrow(/rectified size/);
     await expect(decodeRgb(Buffer.from("not a jpeg"))).rejects.toMatchObject({ code: "VISION_DECODE" });
+  });
+
+  it("turns a screenshot upright by its EXIF orientation when asked, and leaves frames as stored", async () => {
+    // Upright: 20×40, red top half, blue bottom half. Stored turned 90° clockwise, tagged 8 ("turn 90°
+    // anticlockwise to show"), as a photo tool may save a screenshot.
+    const half = (r: number, b: number) => ({
+      create: { width: 20, height: 20, channels: 3 as const, background: { r, g: 0, b } },
+    });
+    const upright = await sharp({
+      create: { width: 20, height: 40, channels: 3, background: { r: 0, g: 0, b: 0 } },
+    })
+      .composite([
+        { input: await sharp(half(255, 0)).png().toBuffer(), top: 0, left: 0 },
+        { input: await sharp(half(0, 255)).png().toBuffer(), top: 20, left: 0 },
+      ])
+      .png()
+      .toBuffer();
+    const stored = await sharp(await sharp(upright).rotate(90).png().toBuffer())
+      .withMetadata({ orientation: 8 })
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    const shown = await decodeRgb(stored, { autoOrient: true });
+    expect([shown.width, shown.height]).toEqual([20, 40]);
+    expect(shown.data[(5 * 20 + 10) * 3]).toBeGreaterThan(200); // red at the top
+    expect(shown.data[(35 * 20 + 10) * 3 + 2]).toBeGreaterThan(200); // blue at the bottom
+    const asStored = await decodeRgb(stored);
+    expect([asStored.width, asStored.height]).toEqual([40, 20]);
   });
 });
