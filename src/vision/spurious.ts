@@ -1,6 +1,6 @@
 import type { RgbImage } from "../shared/image.js";
 import { wallpaperAboveDock } from "./home-wallpaper.js";
-import { textBehindMaterial } from "./materials.js";
+import { textBehindMaterial, trimSeenThrough } from "./materials.js";
 import { findModalCard } from "./modal.js";
 import { drawerEdge, findMenuCard, textBesideDrawer } from "./overlays.js";
 import { passcodeDots } from "./passcode-dots.js";
@@ -26,7 +26,10 @@ import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
  * - **Text seen through a bar.** Content scrolled under a navigation bar, toolbar or tab bar is blurred
  *   or faded by the bar's material; a text row read there is a fragment, not a target (`materials.ts`).
  * - **Behind a modal card.** While an alert or action sheet (`modal.ts`) or a popup menu (`overlays.ts`)
- *   is up, controls outside its card are inert, and a text line running under its side is a fragment.
+ *   is up, controls outside its card are inert, and a text line running under its side is a fragment;
+ *   a lone one-character text row outside it is a glyph of an inert control read as a letter (`8`, `x`).
+ * - **Text half under a bar.** A line joining a bar's sharp title to content seen through the bar keeps
+ *   only its sharp words (`trimSeenThrough`, `materials.ts`).
  * - **Beside a drawer.** The dimmed strip of the main view beside an open side drawer holds only cut
  *   text (`overlays.ts`).
  */
@@ -58,7 +61,7 @@ export function dropSpuriousRows(
   aspect: number,
   screen?: RgbImage,
 ): Candidate[] {
-  const rows = screen ? listPictures(screen, input) : input;
+  const rows = screen ? trimSeenThrough(screen, listPictures(screen, input)) : input;
   const card = screen ? (findModalCard(screen, rows) ?? findMenuCard(screen, rows)) : undefined;
   const dots = passcodeDots(rows);
   const wallpaper = wallpaperAboveDock(rows, aspect);
@@ -68,6 +71,8 @@ export function dropSpuriousRows(
     if (dots.has(r) || wallpaper.has(r) || material.has(r) || drawer.has(r)) return false;
     if (card && BEHIND_MODAL.has(r.kind) && !contains(card, centreX(r.box), centreY(r.box))) return false;
     if (card && r.kind === "text" && cutByCard(r.box, card)) return false;
+    if (card && !contains(card, centreX(r.box), centreY(r.box)) && isGlyphRead(r, rows)) return false;
+    if (isGlyphRead(r, rows) && leadsSwitchRow(r, rows)) return false;
     if (r.kind !== "icon") return true;
     if (leadsSwitchRow(r, rows)) return false;
     if (screen && boxWidth(r.box) >= BLANK_WIDTH && inkContrast(screen, r.box) < BLANK_CONTRAST) return false;
@@ -75,6 +80,31 @@ export function dropSpuriousRows(
     if (w <= WIDE_ICON || w < WIDE_ASPECT * boxHeight(r.box) * aspect) return true;
     return !rows.some((o) => o !== r && o.kind !== "icon" && contains(r.box, centreX(o.box), centreY(o.box)));
   });
+}
+
+/**
+ * Whether `r` is a text row of one character, not a CJK ideograph, standing alone: what the OCR reads off
+ * a glyph (a toggle symbol as `8`, a ✕ as `x`, a play tile as `0`). A lone Latin letter or digit is
+ * text only as a key, a date or a picker value, and those come in grids (a keypad's rows and columns,
+ * a calendar's weeks; HIG "Pickers", "Keyboards") — so a one-character row with another one-character
+ * row on its line or its column is kept.
+ */
+function isGlyphRead(r: Candidate, rows: readonly Candidate[]): boolean {
+  if (!isOneChar(r)) return false;
+  const h = boxHeight(r.box);
+  const w = boxWidth(r.box);
+  return !rows.some(
+    (o) =>
+      o !== r &&
+      isOneChar(o) &&
+      (Math.abs(centreY(o.box) - centreY(r.box)) < h / 2 ||
+        Math.abs(centreX(o.box) - centreX(r.box)) < w / 2),
+  );
+}
+
+function isOneChar(r: Candidate): boolean {
+  const chars = [...r.label.trim()];
+  return r.kind === "text" && chars.length === 1 && !/\p{Script=Han}/u.test(chars[0] ?? "");
 }
 
 /**
