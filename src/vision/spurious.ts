@@ -15,7 +15,11 @@ import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
  * - **Wide "icons".** An icon is a compact glyph (SF Symbols and app icons are drawn in square frames;
  *   HIG "Icons"), so an icon row wider than half the screen and at least three times wider than tall is
  *   the detector boxing a whole table row, banner or card. When a named row (text, switch, app…) sits
- *   inside it, that row is the target and the wide box only lists the space around it: it goes.
+ *   inside it, that row is the target and the wide box only lists the space around it: it goes. So does
+ *   one at least a table row tall (44 pt, HIG "Layout"; a tenth of a 440 pt width) with nothing named
+ *   in it: a card, banner or blank band, never a control of its own — the wide controls (a slider's
+ *   track, a segmented control, a progress bar; ≤ 32 pt tall, HIG "Sliders", "Segmented controls")
+ *   are thinner and keep their rows.
  * - **Blank boxes.** An icon row has ink: a glyph or an image. A box wider than any glyph button (44 pt
  *   hit target of a 375–430 pt screen, HIG "Buttons", is ≤ 0.12 of the width) with no ink in it at all
  *   is the detector boxing empty background (a blank row, a separator band).
@@ -42,6 +46,8 @@ const CARD_CUT = 0.01;
 const WIDE_ICON = 0.5;
 /** … and this many times wider than tall (in pixels) is not a glyph. */
 const WIDE_ASPECT = 3;
+/** … and one at least this tall (fraction of the width: 44 pt of ≤ 440 pt) is a card or band, not a control. */
+const ROW_TALL = 0.1;
 /** A blank box is at least this wide (fraction of the screen): wider than a 44 pt glyph button. */
 const BLANK_WIDTH = 0.15;
 /**
@@ -78,6 +84,7 @@ export function dropSpuriousRows(
     if (screen && boxWidth(r.box) >= BLANK_WIDTH && inkContrast(screen, r.box) < BLANK_CONTRAST) return false;
     const w = boxWidth(r.box);
     if (w <= WIDE_ICON || w < WIDE_ASPECT * boxHeight(r.box) * aspect) return true;
+    if (boxHeight(r.box) * aspect >= ROW_TALL) return false;
     return !rows.some((o) => o !== r && o.kind !== "icon" && contains(r.box, centreX(o.box), centreY(o.box)));
   });
 }

@@ -105,3 +105,23 @@ describe("dropSpuriousRows: glyphs read as one letter", () => {
     expect(dropSpuriousRows([...lines, ...switches, word], aspectOf(image), image)).toContain(word);
   });
 });
+
+describe("dropSpuriousRows: wide boxes as tall as a row", () => {
+  const icon = (box: Candidate["box"]): Candidate => ({ kind: "icon", label: "", box, conf: 0.4 });
+
+  it("drops a half-screen-wide icon box a table row tall with nothing named in it", async () => {
+    for (const [name, box] of [
+      ["rd-bark-shortcuts-add-action-zh.png", [0.099, 0.331, 0.883, 0.382]], // over a shortcut card
+      ["rc-yattee-home.png", [0.16, 0.061, 0.803, 0.124]], // the large-title bar's blank band
+    ] as const) {
+      const { image, lines } = await load(name);
+      expect(dropSpuriousRows([...lines, icon([...box])], aspectOf(image), image), name).toEqual(lines);
+    }
+  });
+
+  it("keeps a wide box thinner than a row: a slider's or segmented control's track", async () => {
+    const { image, lines } = await load("rd-bark-shortcuts-add-action-zh.png");
+    const track = icon([0.05, 0.54, 0.85, 0.56]); // across the two shortcut cards, under their glyphs
+    expect(dropSpuriousRows([...lines, track], aspectOf(image), image)).toContain(track);
+  });
+});
