@@ -1,4 +1,5 @@
 import type { RgbImage } from "../shared/image.js";
+import { heroImages } from "./hero-image.js";
 import { wallpaperAboveDock } from "./home-wallpaper.js";
 import { textBehindMaterial, trimSeenThrough } from "./materials.js";
 import { findModalCard } from "./modal.js";
@@ -34,6 +35,8 @@ import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
  *   a lone one-character text row outside it is a glyph of an inert control read as a letter (`8`, `x`).
  * - **Text half under a bar.** A line joining a bar's sharp title to content seen through the bar keeps
  *   only its sharp words (`trimSeenThrough`, `materials.ts`).
+ * - **The image over a centred title.** An empty state's symbol, a prompt's or a call screen's header
+ *   image heads a centred stack of title and line; it is decoration, not a button (`hero-image.ts`).
  * - **Beside a drawer.** The dimmed strip of the main view beside an open side drawer holds only cut
  *   text (`overlays.ts`).
  */
@@ -73,8 +76,9 @@ export function dropSpuriousRows(
   const wallpaper = wallpaperAboveDock(rows, aspect);
   const material = screen ? textBehindMaterial(screen, rows) : new Set<Candidate>();
   const drawer = screen ? textBesideDrawer(rows, drawerEdge(screen)) : new Set<Candidate>();
+  const hero = heroImages(rows, aspect);
   return rows.filter((r) => {
-    if (dots.has(r) || wallpaper.has(r) || material.has(r) || drawer.has(r)) return false;
+    if (dots.has(r) || wallpaper.has(r) || material.has(r) || drawer.has(r) || hero.has(r)) return false;
     if (card && BEHIND_MODAL.has(r.kind) && !contains(card, centreX(r.box), centreY(r.box))) return false;
     if (card && r.kind === "text" && cutByCard(r.box, card)) return false;
     if (card && !contains(card, centreX(r.box), centreY(r.box)) && isGlyphRead(r, rows)) return false;
