@@ -2,7 +2,7 @@ import type { RgbImage } from "../shared/image.js";
 import { heroImages } from "./hero-image.js";
 import { wallpaperAboveDock } from "./home-wallpaper.js";
 import { textBehindMaterial, trimSeenThrough } from "./materials.js";
-import { findModalCard } from "./modal.js";
+import { findModal, type Modal } from "./modal.js";
 import { drawerEdge, findMenuCard, textBesideDrawer } from "./overlays.js";
 import { passcodeDots } from "./passcode-dots.js";
 import { listPictures } from "./pictures.js";
@@ -32,7 +32,8 @@ import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
  *   or faded by the bar's material; a text row read there is a fragment, not a target (`materials.ts`).
  * - **Behind a modal card.** While an alert or action sheet (`modal.ts`) or a popup menu (`overlays.ts`)
  *   is up, controls outside its card are inert, and a text line running under its side is a fragment;
- *   a lone one-character text row outside it is a glyph of an inert control read as a letter (`8`, `x`).
+ *   a lone one-character text row outside it is a glyph of an inert control read as a letter (`8`, `x`);
+ *   inside an alert, text neither centred nor at its leading inset is content drawn in it (a map's names).
  * - **Text half under a bar.** A line joining a bar's sharp title to content seen through the bar keeps
  *   only its sharp words (`trimSeenThrough`, `materials.ts`).
  * - **The image over a centred title.** An empty state's symbol, a prompt's or a call screen's header
@@ -45,6 +46,10 @@ import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
 const BEHIND_MODAL = new Set(["icon", "button", "switch"]);
 /** A text row ending within this fraction of the width (~4 pt) of the modal card's side runs under it. */
 const CARD_CUT = 0.01;
+/** An alert's centred text has its centre within this fraction of the width of the card's middle … */
+const CONTENT_CENTRED = 0.03;
+/** … its leading text starts within this fraction of the width (~40 pt) of the card's left side. */
+const CONTENT_INSET = 0.1;
 /** An icon row wider than this fraction of the screen … */
 const WIDE_ICON = 0.5;
 /** … and this many times wider than tall (in pixels) is not a glyph. */
@@ -71,7 +76,8 @@ export function dropSpuriousRows(
   screen?: RgbImage,
 ): Candidate[] {
   const rows = screen ? trimSeenThrough(screen, listPictures(screen, input)) : input;
-  const card = screen ? (findModalCard(screen, rows) ?? findMenuCard(screen, rows)) : undefined;
+  const modal = screen ? findModal(screen, rows) : undefined;
+  const card = modal?.card ?? (screen ? findMenuCard(screen, rows) : undefined);
   const dots = passcodeDots(rows);
   const wallpaper = wallpaperAboveDock(rows, aspect);
   const material = screen ? textBehindMaterial(screen, rows) : new Set<Candidate>();
@@ -81,6 +87,7 @@ export function dropSpuriousRows(
     if (dots.has(r) || wallpaper.has(r) || material.has(r) || drawer.has(r) || hero.has(r)) return false;
     if (card && BEHIND_MODAL.has(r.kind) && !contains(card, centreX(r.box), centreY(r.box))) return false;
     if (card && r.kind === "text" && cutByCard(r.box, card)) return false;
+    if (modal && r.kind === "text" && accessoryText(r.box, modal)) return false;
     if (card && !contains(card, centreX(r.box), centreY(r.box)) && isGlyphRead(r, rows)) return false;
     if (isGlyphRead(r, rows) && leadsSwitchRow(r, rows)) return false;
     if (r.kind !== "icon") return true;
@@ -116,6 +123,18 @@ function isGlyphRead(r: Candidate, rows: readonly Candidate[]): boolean {
 function isOneChar(r: Candidate): boolean {
   const chars = [...r.label.trim()];
   return r.kind === "text" && chars.length === 1 && !/\p{Script=Han}/u.test(chars[0] ?? "");
+}
+
+/**
+ * Whether a text row lies in an alert's content area (inside the card, above its button stack) off the
+ * two places UIKit sets text there: centred (`UIAlertController`'s title and message) or at the card's
+ * leading inset (its text fields; the location prompt's "Precise: On" pill). Anything else is drawn
+ * by content in the card — the place names of the location prompt's map (iOS 14 "Precise Location").
+ */
+function accessoryText(box: Candidate["box"], modal: Modal): boolean {
+  const { card, stackTop } = modal;
+  if (!contains(card, centreX(box), centreY(box)) || centreY(box) >= stackTop) return false;
+  return Math.abs(centreX(box) - centreX(card)) >= CONTENT_CENTRED && box[0] - card[0] > CONTENT_INSET;
 }
 
 /**

@@ -125,3 +125,20 @@ describe("dropSpuriousRows: wide boxes as tall as a row", () => {
     expect(dropSpuriousRows([...lines, track], aspectOf(image), image)).toContain(track);
   });
 });
+
+describe("dropSpuriousRows: text drawn by content in an alert", () => {
+  it("drops the place names on the location prompt's map, keeps the alert's text and its pill", async () => {
+    const { image, lines } = await load("ra-rndocs-location-alert.png");
+    const names = [
+      text("London", [0.592, 0.565, 0.755, 0.586]),
+      text("Brussels", [0.726, 0.586, 0.894, 0.607]),
+    ];
+    expect(dropSpuriousRows([...lines, ...names], aspectOf(image), image)).toEqual(lines);
+  });
+
+  it("keeps off-centre text in the alert's button stack (side-by-side buttons' titles)", async () => {
+    const { image, lines } = await load("ra-rndocs-location-alert.png");
+    const below = text("Brussels", [0.726, 0.74, 0.894, 0.76]);
+    expect(dropSpuriousRows([...lines, below], aspectOf(image), image)).toContain(below);
+  });
+});
