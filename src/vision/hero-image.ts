@@ -16,8 +16,13 @@ import { boxHeight, boxWidth, centreX } from "./row.js";
 
 /** Centred: the box's centre within this fraction of the width of the screen's middle. */
 const CENTRED = 0.02;
-/** A symbol or photo is compact: at most this many times wider than tall (in pixels). */
+/** A symbol or photo is compact: at most this many times wider than tall (in pixels) … */
 const COMPACT = 1.5;
+/**
+ * … and a header, not the page's content: at most this fraction of the width (~160 pt; a call screen's
+ * caller photo is ~100 pt, an empty state's symbol ~50 pt). A picture filling the page is content.
+ */
+const MAX_WIDTH = 0.4;
 /** The title starts within one image height under the image … */
 const TITLE_GAP = 1;
 /** … and is at least this fraction of the image's width (a name, a sentence; not a caption). */
@@ -36,15 +41,18 @@ export function heroImages(rows: readonly Candidate[], aspect: number): Set<Cand
   for (const r of rows) {
     if (r.kind !== "icon" || !centred(r)) continue;
     const h = boxHeight(r.box);
-    if (boxWidth(r.box) > COMPACT * h * aspect) continue;
+    if (boxWidth(r.box) > Math.min(MAX_WIDTH, COMPACT * h * aspect)) continue;
     const under = (a: Candidate["box"], b: Candidate["box"], gap: number): boolean =>
       b[1] >= a[3] - 0.005 && b[1] <= a[3] + gap;
-    const headed = text.some(
-      (t) =>
-        under(r.box, t.box, TITLE_GAP * h) &&
-        boxWidth(t.box) >= TITLE_WIDTH * boxWidth(r.box) &&
-        text.some((s) => s !== t && under(t.box, s.box, LINE_GAP * boxHeight(t.box))),
-    );
+    // The title is the first line under the image: no other text row between them.
+    const title = rows
+      .filter((t) => t.kind === "text" && under(r.box, t.box, TITLE_GAP * h))
+      .sort((a, b) => a.box[1] - b.box[1])[0];
+    const headed =
+      title !== undefined &&
+      centred(title) &&
+      boxWidth(title.box) >= TITLE_WIDTH * boxWidth(r.box) &&
+      text.some((s) => s !== title && under(title.box, s.box, LINE_GAP * boxHeight(title.box)));
     if (headed) out.add(r);
   }
   return out;

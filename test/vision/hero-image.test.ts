@@ -50,4 +50,17 @@ describe("heroImages", () => {
       heroImages([...shifted, icon(moved([0.439, 0.326, 0.558, 0.383]))], shot.height / shot.width).size,
     ).toBe(0);
   });
+
+  it("keeps a picture filling the page over an article's text (content, not a header)", async () => {
+    // The painting of a NetNewsWire article, centred, with body text (some lines near the middle) under it.
+    const { image, lines } = await load("rc-netnewswire-article-dark.jpg");
+    const painting = icon([0.043, 0.355, 0.952, 0.848]);
+    const read: Candidate = {
+      kind: "text",
+      label: "re world, an and science",
+      box: [0.214, 0.958, 0.755, 0.976],
+      conf: 0.9,
+    };
+    expect(heroImages([...lines, read, painting], image.height / image.width).size).toBe(0);
+  });
 });
