@@ -89,6 +89,29 @@ function measureInk(screen: RgbImage, box: Candidate["box"]): Ink {
   return { sharpness: Math.min(1, percentile(steps, n, 0.97) / spread), spread };
 }
 
+/** The screen's text: its median edge sharpness and luma spread, or undefined with too few text rows. */
+interface Reference {
+  sharp: number;
+  spread: number;
+}
+
+function reference(screen: RgbImage, text: readonly Candidate[]): Reference | undefined {
+  if (text.length < MIN_REFERENCE) return undefined;
+  const ink = text.map((r) => measureInk(screen, r.box));
+  const median = (v: number[]): number => v.sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? 0;
+  return { sharp: median(ink.map((i) => i.sharpness)), spread: median(ink.map((i) => i.spread)) };
+}
+
+/** Whether a row's centre lies in a bar's band (`TOP_BAR`, `BOTTOM_BAR`). */
+const inBarBand = (box: Candidate["box"]): boolean => {
+  const cy = (box[1] + box[3]) / 2;
+  return cy < TOP_BAR || cy > BOTTOM_BAR;
+};
+
+/** Whether `ink` is blurred (`BLURRED`) or faded (`FADED`) against the screen's text `ref`. */
+const seenThrough = (ink: Ink, ref: Reference): boolean =>
+  (ink.sharpness > 0 && ink.sharpness < BLURRED * ref.sharp) || ink.spread < FADED * ref.spread;
+
 /**
  * The text rows of `rows` read through a bar's material (see the module comment): rows in the bars'
  * bands whose edge sharpness is under `BLURRED`, or whose contrast is under `FADED`, of the median of
@@ -96,16 +119,71 @@ function measureInk(screen: RgbImage, box: Candidate["box"]): Ink {
  */
 export function textBehindMaterial(screen: RgbImage, rows: readonly Candidate[]): Set<Candidate> {
   const text = rows.filter((r) => r.kind === "text");
+  const ref = reference(screen, text);
   const out = new Set<Candidate>();
-  if (text.length < MIN_REFERENCE) return out;
-  const ink = new Map(text.map((r) => [r, measureInk(screen, r.box)]));
-  const median = (v: number[]): number => v.sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? 0;
-  const sharp = median([...ink.values()].map((i) => i.sharpness));
-  const spread = median([...ink.values()].map((i) => i.spread));
-  for (const [r, i] of ink) {
-    const cy = (r.box[1] + r.box[3]) / 2;
-    if (cy >= TOP_BAR && cy <= BOTTOM_BAR) continue;
-    if ((i.sharpness > 0 && i.sharpness < BLURRED * sharp) || i.spread < FADED * spread) out.add(r);
+  if (!ref) return out;
+  for (const r of text) if (inBarBand(r.box) && seenThrough(measureInk(screen, r.box), ref)) out.add(r);
+  return out;
+}
+
+/**
+ * `rows` with each text row that joins a bar's sharp text to content seen through the bar cut down to
+ * the sharp part. A navigation bar's title sits on the same line as the content scrolled under the
+ * material beside it (`Prada 2 . T Today`: a blurred headline, then the bar's title `Today`), and the
+ * OCR reads the two as one line. The row's words are placed along its box in proportion to their
+ * characters, and each word's ink is measured against the screen's text like a whole row
+ * (`textBehindMaterial`): when some words are seen through the material and others are not, the row
+ * keeps the longest run of words that are not — its label and its box shrink to them. Rows outside the
+ * bars' bands, or of one word, are kept as they are.
+ */
+export function trimSeenThrough(screen: RgbImage, rows: readonly Candidate[]): Candidate[] {
+  const ref = reference(
+    screen,
+    rows.filter((r) => r.kind === "text"),
+  );
+  if (!ref) return [...rows];
+  return rows.map((r) => {
+    if (r.kind !== "text" || !inBarBand(r.box)) return r;
+    const words = placeWords(r.label, r.box);
+    if (words.length < 2) return r;
+    const through = words.map((w) => seenThrough(measureInk(screen, w.box), ref));
+    if (!through.includes(true) || !through.includes(false)) return r;
+    let best: [number, number] = [0, -1];
+    for (let i = 0; i < words.length; i++) {
+      if (through[i]) continue;
+      let j = i;
+      while (j + 1 < words.length && !through[j + 1]) j++;
+      if (j - i > best[1] - best[0]) best = [i, j];
+      i = j;
+    }
+    const kept = words.slice(best[0], best[1] + 1);
+    const first = kept[0];
+    const last = kept[kept.length - 1];
+    if (!first || !last) return r;
+    return {
+      ...r,
+      label: kept.map((w) => w.text).join(" "),
+      box: [first.box[0], r.box[1], last.box[2], r.box[3]],
+    };
+  });
+}
+
+/** The words of `label` (split at spaces), each placed along `box` in proportion to its characters. */
+function placeWords(label: string, box: Candidate["box"]): { text: string; box: Candidate["box"] }[] {
+  const chars = [...label];
+  const width = (box[2] - box[0]) / Math.max(1, chars.length);
+  const out: { text: string; box: Candidate["box"] }[] = [];
+  let start = -1;
+  for (let i = 0; i <= chars.length; i++) {
+    const space = i === chars.length || /\s/.test(chars[i] ?? " ");
+    if (!space && start < 0) start = i;
+    if (space && start >= 0) {
+      out.push({
+        text: chars.slice(start, i).join(""),
+        box: [box[0] + start * width, box[1], box[0] + i * width, box[3]],
+      });
+      start = -1;
+    }
   }
   return out;
 }

@@ -61,6 +61,17 @@ interface Line {
 
 /** The modal card (screen fractions), or undefined when no alert or action sheet is up. */
 export function findModalCard(screen: RgbImage, rows: readonly Candidate[]): FracBox | undefined {
+  return findModal(screen, rows)?.card;
+}
+
+/** A modal card and where its button stack starts (its top hairline), as screen fractions. */
+export interface Modal {
+  card: FracBox;
+  stackTop: number;
+}
+
+/** The modal card and its button stack's top (see `findModalCard`), or undefined when none is up. */
+export function findModal(screen: RgbImage, rows: readonly Candidate[]): Modal | undefined {
   // A button stack has a centred title in each button, at least two: without them, no pixel scan.
   const centred = rows.filter((r) => r.kind === "text" && Math.abs(centreX(r.box) - 0.5) < TITLE_CENTRED);
   if (centred.length < 2) return undefined;
@@ -90,7 +101,7 @@ function cardFrom(
   aspect: number,
   centred: readonly Candidate[],
   widthPx: number,
-): FracBox | undefined {
+): Modal | undefined {
   const lines = all.filter(
     (s) => Math.abs((s.l + s.r) / 2 - W / 2) < CENTRED * W && s.l > EDGE * W && s.r < W - 1 - EDGE * W,
   );
@@ -123,7 +134,7 @@ function cardFrom(
       fillTop(luma, W, Math.round(top.l + 0.05 * W), top.y, y0),
       fillTop(luma, W, Math.round(top.r - 0.05 * W), top.y, y0),
     );
-    return [top.l / W, cardTop / H, (top.r + 1) / W, bottom / H];
+    return { card: [top.l / W, cardTop / H, (top.r + 1) / W, bottom / H], stackTop: top.y / H };
   }
   return undefined;
 }

@@ -1,7 +1,8 @@
 import type { RgbImage } from "../shared/image.js";
+import { heroImages } from "./hero-image.js";
 import { wallpaperAboveDock } from "./home-wallpaper.js";
-import { textBehindMaterial } from "./materials.js";
-import { findModalCard } from "./modal.js";
+import { textBehindMaterial, trimSeenThrough } from "./materials.js";
+import { findModal, type Modal } from "./modal.js";
 import { drawerEdge, findMenuCard, textBesideDrawer } from "./overlays.js";
 import { passcodeDots } from "./passcode-dots.js";
 import { listPictures } from "./pictures.js";
@@ -15,7 +16,11 @@ import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
  * - **Wide "icons".** An icon is a compact glyph (SF Symbols and app icons are drawn in square frames;
  *   HIG "Icons"), so an icon row wider than half the screen and at least three times wider than tall is
  *   the detector boxing a whole table row, banner or card. When a named row (text, switch, app…) sits
- *   inside it, that row is the target and the wide box only lists the space around it: it goes.
+ *   inside it, that row is the target and the wide box only lists the space around it: it goes. So does
+ *   one at least a table row tall (44 pt, HIG "Layout"; a tenth of a 440 pt width) with nothing named
+ *   in it: a card, banner or blank band, never a control of its own — the wide controls (a slider's
+ *   track, a segmented control, a progress bar; ≤ 32 pt tall, HIG "Sliders", "Segmented controls")
+ *   are thinner and keep their rows.
  * - **Blank boxes.** An icon row has ink: a glyph or an image. A box wider than any glyph button (44 pt
  *   hit target of a 375–430 pt screen, HIG "Buttons", is ≤ 0.12 of the width) with no ink in it at all
  *   is the detector boxing empty background (a blank row, a separator band).
@@ -26,7 +31,13 @@ import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
  * - **Text seen through a bar.** Content scrolled under a navigation bar, toolbar or tab bar is blurred
  *   or faded by the bar's material; a text row read there is a fragment, not a target (`materials.ts`).
  * - **Behind a modal card.** While an alert or action sheet (`modal.ts`) or a popup menu (`overlays.ts`)
- *   is up, controls outside its card are inert, and a text line running under its side is a fragment.
+ *   is up, controls outside its card are inert, and a text line running under its side is a fragment;
+ *   a lone one-character text row outside it is a glyph of an inert control read as a letter (`8`, `x`);
+ *   inside an alert, text neither centred nor at its leading inset is content drawn in it (a map's names).
+ * - **Text half under a bar.** A line joining a bar's sharp title to content seen through the bar keeps
+ *   only its sharp words (`trimSeenThrough`, `materials.ts`).
+ * - **The image over a centred title.** An empty state's symbol, a prompt's or a call screen's header
+ *   image heads a centred stack of title and line; it is decoration, not a button (`hero-image.ts`).
  * - **Beside a drawer.** The dimmed strip of the main view beside an open side drawer holds only cut
  *   text (`overlays.ts`).
  */
@@ -35,10 +46,16 @@ import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
 const BEHIND_MODAL = new Set(["icon", "button", "switch"]);
 /** A text row ending within this fraction of the width (~4 pt) of the modal card's side runs under it. */
 const CARD_CUT = 0.01;
+/** An alert's centred text has its centre within this fraction of the width of the card's middle … */
+const CONTENT_CENTRED = 0.03;
+/** … its leading text starts within this fraction of the width (~40 pt) of the card's left side. */
+const CONTENT_INSET = 0.1;
 /** An icon row wider than this fraction of the screen … */
 const WIDE_ICON = 0.5;
 /** … and this many times wider than tall (in pixels) is not a glyph. */
 const WIDE_ASPECT = 3;
+/** … and one at least this tall (fraction of the width: 44 pt of ≤ 440 pt) is a card or band, not a control. */
+const ROW_TALL = 0.1;
 /** A blank box is at least this wide (fraction of the screen): wider than a 44 pt glyph button. */
 const BLANK_WIDTH = 0.15;
 /**
@@ -58,23 +75,66 @@ export function dropSpuriousRows(
   aspect: number,
   screen?: RgbImage,
 ): Candidate[] {
-  const rows = screen ? listPictures(screen, input) : input;
-  const card = screen ? (findModalCard(screen, rows) ?? findMenuCard(screen, rows)) : undefined;
+  const rows = screen ? trimSeenThrough(screen, listPictures(screen, input)) : input;
+  const modal = screen ? findModal(screen, rows) : undefined;
+  const card = modal?.card ?? (screen ? findMenuCard(screen, rows) : undefined);
   const dots = passcodeDots(rows);
   const wallpaper = wallpaperAboveDock(rows, aspect);
   const material = screen ? textBehindMaterial(screen, rows) : new Set<Candidate>();
   const drawer = screen ? textBesideDrawer(rows, drawerEdge(screen)) : new Set<Candidate>();
+  const hero = heroImages(rows, aspect);
   return rows.filter((r) => {
-    if (dots.has(r) || wallpaper.has(r) || material.has(r) || drawer.has(r)) return false;
+    if (dots.has(r) || wallpaper.has(r) || material.has(r) || drawer.has(r) || hero.has(r)) return false;
     if (card && BEHIND_MODAL.has(r.kind) && !contains(card, centreX(r.box), centreY(r.box))) return false;
     if (card && r.kind === "text" && cutByCard(r.box, card)) return false;
+    if (modal && r.kind === "text" && accessoryText(r.box, modal)) return false;
+    if (card && !contains(card, centreX(r.box), centreY(r.box)) && isGlyphRead(r, rows)) return false;
+    if (isGlyphRead(r, rows) && leadsSwitchRow(r, rows)) return false;
     if (r.kind !== "icon") return true;
     if (leadsSwitchRow(r, rows)) return false;
     if (screen && boxWidth(r.box) >= BLANK_WIDTH && inkContrast(screen, r.box) < BLANK_CONTRAST) return false;
     const w = boxWidth(r.box);
     if (w <= WIDE_ICON || w < WIDE_ASPECT * boxHeight(r.box) * aspect) return true;
+    if (boxHeight(r.box) * aspect >= ROW_TALL) return false;
     return !rows.some((o) => o !== r && o.kind !== "icon" && contains(r.box, centreX(o.box), centreY(o.box)));
   });
+}
+
+/**
+ * Whether `r` is a text row of one character, not a CJK ideograph, standing alone: what the OCR reads off
+ * a glyph (a toggle symbol as `8`, a ✕ as `x`, a play tile as `0`). A lone Latin letter or digit is
+ * text only as a key, a date or a picker value, and those come in grids (a keypad's rows and columns,
+ * a calendar's weeks; HIG "Pickers", "Keyboards") — so a one-character row with another one-character
+ * row on its line or its column is kept.
+ */
+function isGlyphRead(r: Candidate, rows: readonly Candidate[]): boolean {
+  if (!isOneChar(r)) return false;
+  const h = boxHeight(r.box);
+  const w = boxWidth(r.box);
+  return !rows.some(
+    (o) =>
+      o !== r &&
+      isOneChar(o) &&
+      (Math.abs(centreY(o.box) - centreY(r.box)) < h / 2 ||
+        Math.abs(centreX(o.box) - centreX(r.box)) < w / 2),
+  );
+}
+
+function isOneChar(r: Candidate): boolean {
+  const chars = [...r.label.trim()];
+  return r.kind === "text" && chars.length === 1 && !/\p{Script=Han}/u.test(chars[0] ?? "");
+}
+
+/**
+ * Whether a text row lies in an alert's content area (inside the card, above its button stack) off the
+ * two places UIKit sets text there: centred (`UIAlertController`'s title and message) or at the card's
+ * leading inset (its text fields; the location prompt's "Precise: On" pill). Anything else is drawn
+ * by content in the card — the place names of the location prompt's map (iOS 14 "Precise Location").
+ */
+function accessoryText(box: Candidate["box"], modal: Modal): boolean {
+  const { card, stackTop } = modal;
+  if (!contains(card, centreX(box), centreY(box)) || centreY(box) >= stackTop) return false;
+  return Math.abs(centreX(box) - centreX(card)) >= CONTENT_CENTRED && box[0] - card[0] > CONTENT_INSET;
 }
 
 /**

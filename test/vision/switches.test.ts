@@ -137,13 +137,16 @@ describe("dropSpuriousRows", () => {
   });
   const icon = (box: Candidate["box"]): Candidate => ({ kind: "icon", label: "", box, conf: 0.5 });
 
-  it("drops an icon box spanning a table row around its title, keeps glyphs and lone wide boxes", () => {
+  it("drops an icon box spanning a table row around its title or a row tall, keeps glyphs and thin tracks", () => {
     const aspect = 844 / 390;
     const row = icon([0.04, 0.3, 0.96, 0.35]);
     const title = text("Wi-Fi", [0.15, 0.315, 0.3, 0.335]);
     const glyph = icon([0.05, 0.31, 0.12, 0.34]);
+    // A row-tall (≥ 44 pt) wide box with nothing named in it is a card or band, not a control…
     const banner = icon([0.04, 0.5, 0.96, 0.55]);
-    expect(dropSpuriousRows([row, title, glyph, banner], aspect)).toEqual([title, glyph, banner]);
+    // … while a thinner one may be a slider's or segmented control's track (≤ 32 pt): it stays.
+    const track = icon([0.04, 0.5, 0.96, 0.515]);
+    expect(dropSpuriousRows([row, title, glyph, banner, track], aspect)).toEqual([title, glyph, track]);
     // A wide box that is not much wider than tall (a photo, a card) stays.
     const card = icon([0.04, 0.6, 0.96, 0.75]);
     const caption = text("Photo", [0.4, 0.7, 0.6, 0.72]);
