@@ -30,6 +30,24 @@ export interface EdgeAngles {
   area: number;
   /** Of the box's 3 × 3 cells, how many hold slanted edges on at least `CELL_SLANT` of their area. */
   slantedCells: number;
+  /** Pixels looked at in each of the 3 × 3 cells (row-major). */
+  cellArea: Uint32Array;
+  /**
+   * The slanted edge pixels, `SLANT_STRIDE` numbers each: x, y (point-image pixels), the signed Sobel
+   * gradient gx, gy of the channel that changes most there, and the 3 × 3 cell it lies in.
+   */
+  slanted: number[];
+}
+
+/** Numbers per pixel in `EdgeAngles.slanted`. */
+export const SLANT_STRIDE = 5;
+
+/** How many of the 3 × 3 cells hold slanted edges on at least `CELL_SLANT` of their looked-at area. */
+export function slantedCells(cellArea: Uint32Array, cellSlant: ArrayLike<number>): number {
+  let n = 0;
+  for (let c = 0; c < 9; c++)
+    if ((cellArea[c] as number) > 0 && (cellSlant[c] as number) >= CELL_SLANT * (cellArea[c] as number)) n++;
+  return n;
 }
 
 /** A screen averaged down to about 1 pt a pixel, per channel. */
@@ -87,8 +105,8 @@ export function edgeAngles(img: PointImage, box: FracBox, skip: readonly FracBox
   const x1 = Math.min(w - 1, Math.ceil(box[2] * w));
   const y0 = Math.max(1, Math.floor(box[1] * h));
   const y1 = Math.min(h - 1, Math.ceil(box[3] * h));
-  const out: EdgeAngles = { axis: 0, slant: 0, area: 0, slantedCells: 0 };
   const cellArea = new Uint32Array(9);
+  const out: EdgeAngles = { axis: 0, slant: 0, area: 0, slantedCells: 0, cellArea, slanted: [] };
   const cellSlant = new Uint32Array(9);
   const cellOf = (x: number, y: number): number =>
     Math.min(2, Math.floor((3 * (y - y0)) / Math.max(1, y1 - y0))) * 3 +
@@ -113,6 +131,8 @@ export function edgeAngles(img: PointImage, box: FracBox, skip: readonly FracBox
       let gx = 0;
       let gy = 0;
       let best = 0;
+      let signedX = 0;
+      let signedY = 0;
       for (const p of planes) {
         const a = p[i - w - 1] as number;
         const b = p[i - w] as number;
@@ -129,6 +149,8 @@ export function edgeAngles(img: PointImage, box: FracBox, skip: readonly FracBox
           best = m;
           gx = Math.abs(sx);
           gy = Math.abs(sy);
+          signedX = sx;
+          signedY = sy;
         }
       }
       if (best < MIN_EDGE) continue;
@@ -138,10 +160,9 @@ export function edgeAngles(img: PointImage, box: FracBox, skip: readonly FracBox
       else if (lo >= tanSlant * hi) {
         out.slant++;
         cellSlant[cell] = (cellSlant[cell] as number) + 1;
+        out.slanted.push(x, y, signedX, signedY, cell);
       }
     }
-  for (let c = 0; c < 9; c++)
-    if ((cellArea[c] as number) > 0 && (cellSlant[c] as number) >= CELL_SLANT * (cellArea[c] as number))
-      out.slantedCells++;
+  out.slantedCells = slantedCells(cellArea, cellSlant);
   return out;
 }

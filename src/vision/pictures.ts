@@ -1,7 +1,8 @@
 import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
-import { edgeAngles, toPoints } from "./edge-angles.js";
+import { edgeAngles, SLANT_STRIDE, slantedCells, toPoints } from "./edge-angles.js";
 import { components, contentMask, pageColours } from "./photo-grid.js";
+import { onCircles } from "./rings.js";
 import type { Candidate } from "./row.js";
 import { centreX, centreY, contains } from "./row.js";
 
@@ -63,6 +64,15 @@ const PLATE_RARE = 0.05;
  * line or a card's one slanted glyph crosses a few cells.
  */
 const MIN_SLANTED_CELLS = 6;
+/** A control's value: a time, a count, a percentage (digits with `:`, `.`, `,`, `%`, a sign). */
+const VALUE = /^[+\-−]?\d[\d:.,\s]*%?$/;
+/**
+ * … whose box is at least this tall (pt): Body text is 17 pt (HIG "Typography", default sizes), its
+ * digits' box ~13 pt or more; a map's Caption labels (11–12 pt) stay under it.
+ */
+const MIN_VALUE_PT = 13;
+/** … and whose centre is within this share of the picture's width and height of the picture's centre. */
+const VALUE_CENTRED = 0.15;
 /** Pixels of one fill differ by at most this per channel (a camera frame's noise and shading). */
 const FILL_TOL = 12;
 
@@ -73,10 +83,11 @@ const FILL_TOL = 12;
  * box. Lettering alone (album art, an illustration) lists nothing: such art is rarely a target.
  */
 export function listPictures(screen: RgbImage, rows: readonly Candidate[]): Candidate[] {
+  const screenPt = screen.height / (screen.width / SCREEN_PT);
   const pictures = findPictures(
     screen,
     rows.map((r) => r.box),
-  );
+  ).filter((p) => !rows.some((r) => showsValue(r, p, screenPt)));
   if (pictures.length === 0) return [...rows];
   const out: Candidate[] = [];
   const seen = new Map<FracBox, Candidate[]>(pictures.map((p) => [p, []]));
@@ -94,6 +105,24 @@ export function listPictures(screen: RgbImage, rows: readonly Candidate[]): Cand
       out.push({ kind: "icon", label: "", box, conf: Math.max(...icons.map((r) => r.conf)) });
   }
   return out;
+}
+
+/**
+ * Whether text row `r` is the value a control shows in the middle of `pic` — a timer's countdown in its
+ * progress ring, a gauge's reading, a percentage in a ring (HIG "Gauges", "Progress indicators"): digits,
+ * at least body size, centred. Then `pic` is that control, not a picture, and its text is what an agent
+ * reads; a map's labels are names in caption sizes, a photo's lettering seldom a number at its centre.
+ * `screenPt` is the screen's height in points.
+ */
+function showsValue(r: Candidate, pic: FracBox, screenPt: number): boolean {
+  if (r.kind !== "text" || !VALUE.test(r.label) || (r.box[3] - r.box[1]) * screenPt < MIN_VALUE_PT)
+    return false;
+  const w = pic[2] - pic[0];
+  const h = pic[3] - pic[1];
+  return (
+    Math.abs(centreX(r.box) - (pic[0] + pic[2]) / 2) <= VALUE_CENTRED * w &&
+    Math.abs(centreY(r.box) - (pic[1] + pic[3]) / 2) <= VALUE_CENTRED * h
+  );
 }
 
 /**
@@ -127,19 +156,40 @@ export function findPictures(screen: RgbImage, rows: readonly FracBox[] = []): F
  * Whether the edges in `box`, outside `rows`, are a picture's: dense, mostly slanted, all over it. An interface's
  * edges run across and down (`edge-angles.ts`), a map's roads and coasts and a photo's contours at every
  * angle — where one fill covers most of the picture (a map's land, a painting's paper) this is what
- * tells it from a card.
+ * tells it from a card. Slanted edges on circles (a progress ring, Activity rings, a round button or
+ * avatar: `rings.ts`) are an interface's too, and do not count.
  */
 function slanted(screen: RgbImage, box: FracBox, rows: readonly FracBox[]): boolean {
   const points = toPoints(screen, box);
   const e = edgeAngles(points, box, rows);
-  const edges = e.axis + e.slant;
   const whole = (box[2] - box[0]) * points.w * (box[3] - box[1]) * points.h;
-  return (
-    e.area >= MIN_BARE * whole &&
-    edges >= MIN_EDGE_SHARE * e.area &&
-    e.slant >= MIN_SLANT * edges &&
-    e.slantedCells >= MIN_SLANTED_CELLS
-  );
+  const pictureLike = (slant: number, cells: number): boolean => {
+    const edges = e.axis + slant;
+    return (
+      e.area >= MIN_BARE * whole &&
+      edges >= MIN_EDGE_SHARE * e.area &&
+      slant >= MIN_SLANT * edges &&
+      cells >= MIN_SLANTED_CELLS
+    );
+  };
+  if (!pictureLike(e.slant, e.slantedCells)) return false;
+  // Only now, as it costs more: the same test without the slanted edges that lie on circles.
+  const px: [number, number, number, number] = [
+    Math.floor(box[0] * points.w),
+    Math.floor(box[1] * points.h),
+    Math.ceil(box[2] * points.w),
+    Math.ceil(box[3] * points.h),
+  ];
+  const circles = onCircles(e.slanted, px);
+  const cellSlant = new Uint32Array(9);
+  let slant = 0;
+  for (let i = 0; i < circles.length; i++) {
+    if (circles[i]) continue;
+    slant++;
+    const cell = e.slanted[i * SLANT_STRIDE + 4] as number;
+    cellSlant[cell] = (cellSlant[cell] as number) + 1;
+  }
+  return pictureLike(slant, slantedCells(e.cellArea, cellSlant));
 }
 
 /**
