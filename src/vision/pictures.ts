@@ -35,6 +35,8 @@ const MIN_FILL = 0.9;
  * photo's white sky match a white page in places, so its blocks leave bays along its outline.
  */
 const MIN_RAGGED_FILL = 0.75;
+/** Ragged pieces whose boxes overlap by this share of the smaller are one picture's (`interleaved`). */
+const PIECES_OVERLAP = 0.25;
 /** A picture stops this far (fraction of the width) short of at least one side. */
 const INSET = 0.02;
 /** The picture's commonest colour (4 bits a channel) covers less than this share of it … */
@@ -138,19 +140,65 @@ export function findPictures(screen: RgbImage, rows: readonly FracBox[] = []): F
   const w = Math.floor(screen.width / f);
   const h = Math.floor(screen.height / f);
   const out: FracBox[] = [];
+  const pieces: FracBox[] = [];
   for (const c of components(mask, w, h)) {
     const cw = c.x1 - c.x0;
     const ch = c.y1 - c.y0;
     if (cw * f < MIN_W_PT * pt || ch * f < MIN_H_PT * pt) continue;
     if (c.x0 < INSET * w && c.x1 > (1 - INSET) * w) continue;
     const fill = (c.n + enclosed(mask, w, c)) / (cw * ch);
-    if (fill < MIN_RAGGED_FILL) continue;
     const box: FracBox = [c.x0 / w, c.y0 / h, c.x1 / w, c.y1 / h];
+    if (fill < MIN_RAGGED_FILL) {
+      pieces.push(box);
+      continue;
+    }
     // The colour test first: it is the cheaper one.
     if ((fill >= MIN_FILL && manyColours(screen, mask, w, f, c)) || slanted(screen, box, rows)) out.push(box);
   }
+  for (const box of interleaved(pieces))
+    if (!out.some((o) => overlap(o, box) > 0) && slanted(screen, box, rows)) out.push(box);
   return out;
 }
+
+/**
+ * The boxes around groups of `pieces` (ragged components too sparse to be a picture each) whose boxes
+ * overlap by at least `PIECES_OVERLAP` of the smaller: a map whose pale land matches the page within a
+ * camera frame's noise falls apart into its roads and water, pieces that interleave, while an
+ * interface's plates lie side by side or nested (HIG "Layout"). The union must still stop short of a side.
+ */
+function interleaved(pieces: readonly FracBox[]): FracBox[] {
+  const group = pieces.map((_, i) => i);
+  const root = (i: number): number => (group[i] === i ? i : root(group[i] as number));
+  for (let i = 0; i < pieces.length; i++)
+    for (let j = i + 1; j < pieces.length; j++) {
+      const a = pieces[i] as FracBox;
+      const b = pieces[j] as FracBox;
+      if (overlap(a, b) >= PIECES_OVERLAP * Math.min(area(a), area(b))) group[root(j)] = root(i);
+    }
+  const out = new Map<number, { box: FracBox; n: number }>();
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i] as FracBox;
+    const g = out.get(root(i));
+    if (!g) out.set(root(i), { box: [...p], n: 1 });
+    else {
+      g.box = [
+        Math.min(g.box[0], p[0]),
+        Math.min(g.box[1], p[1]),
+        Math.max(g.box[2], p[2]),
+        Math.max(g.box[3], p[3]),
+      ];
+      g.n++;
+    }
+  }
+  return [...out.values()]
+    .filter((g) => g.n > 1 && (g.box[0] >= INSET || g.box[2] <= 1 - INSET))
+    .map((g) => g.box);
+}
+
+const area = (b: FracBox): number => (b[2] - b[0]) * (b[3] - b[1]);
+const overlap = (a: FracBox, b: FracBox): number =>
+  Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0])) *
+  Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]));
 
 /**
  * Whether the edges in `box`, outside `rows`, are a picture's: dense, mostly slanted, all over it. An interface's

@@ -1,10 +1,14 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { realCameraFrame } from "../../src/lab/real/camera.js";
 import type { RgbImage } from "../../src/shared/image.js";
 import { edgeAngles, toPoints } from "../../src/vision/edge-angles.js";
 import { findPictures, listPictures } from "../../src/vision/pictures.js";
+import { decodeRgb, stretchContrast, warpToScreen } from "../../src/vision/rectify.js";
 import type { Candidate } from "../../src/vision/row.js";
 import { centreX, centreY, contains } from "../../src/vision/row.js";
-import { loadRealImage, realLabel } from "./real-set.js";
+import { loadRealImage, REAL_SET_DIR, realLabel } from "./real-set.js";
 
 /**
  * Pictures whose one fill dominates — map snapshots in chat bubbles, a painting on paper — found by
@@ -68,6 +72,29 @@ describe("maps and paintings as pictures", () => {
     expect(kept.filter((r) => r.kind === "icon" && holds(r.box, [0.3, 0.35, 0.4, 0.4]))).toHaveLength(1);
     // Every labelled line is still listed.
     for (const t of texts) expect(kept).toContain(t);
+  });
+
+  it("finds the chat's map snapshot on a camera frame, where it falls apart into pieces", async () => {
+    const id = "rb-messagekit-chat-media.png";
+    for (const seed of [7, 8]) {
+      const shot = await realCameraFrame(readFileSync(join(REAL_SET_DIR, "images", id)), { seed });
+      const w = 585;
+      const h = Math.round((w * shot.screenPx.height) / shot.screenPx.width);
+      const image = stretchContrast(warpToScreen(await decodeRgb(shot.frame), shot.screenToCamera, w, h));
+      const pictures = findPictures(
+        image,
+        labelledTexts(id).map((r) => r.box),
+      );
+      const map = pictures.find((p) => holds(p, [0.3, 0.35, 0.4, 0.4]));
+      expect(map, `seed ${seed}`).toBeDefined();
+      const [l = 0, t = 0, r = 0, b = 0] = map ?? [];
+      // MessageKit's location bubble: x 0.05–0.70, y 0.24–0.53; the audio bubble above it is not in it.
+      expect(l).toBeLessThan(0.1);
+      expect(r).toBeGreaterThan(0.6);
+      expect(t).toBeGreaterThan(0.22);
+      expect(b).toBeLessThan(0.56);
+      expect(b).toBeGreaterThan(0.48);
+    }
   });
 
   it("finds a map snapshot whose pale land matches the white page in places", async () => {
