@@ -177,7 +177,8 @@ export class PaddleOcrEngine implements OcrEngine {
         line = tightenToInk(flat, { ...ink, x0: space.x / sx });
         spaces = spaces.slice(1).map((s) => ({ index: s.index - 2, x: s.x }));
       }
-      const parts = splitAtGaps(detail, toDetail(line), rest, spaces);
+      const pitch = r.pitch !== undefined ? r.pitch * (crop.x1 - crop.x0) : undefined;
+      const parts = splitAtGaps(detail, toDetail(line), rest, spaces, pitch);
       for (const piece of parts) {
         if (!HAS_LETTER_OR_DIGIT.test(piece.text)) continue;
         const cut =

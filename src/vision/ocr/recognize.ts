@@ -2,6 +2,7 @@ import type { RgbImage } from "../../shared/image.js";
 import { asciiLetters, iconBeforeHan, trailingHelpMark } from "./cjk.js";
 import type { CtcResult } from "./ctc.js";
 import type { PixelBox } from "./detect.js";
+import { monospacePitch } from "./monospace.js";
 import { slashCandidate } from "./slashes.js";
 import { appleNames } from "./typography.js";
 
@@ -252,6 +253,8 @@ export interface FinishedText {
   dashes?: { index: number; at: number }[];
   /** Characters a slash or backslash is read as (V, W, I, l, brackets), likewise (`slashes.ts`). */
   slashes?: { index: number; at: number }[];
+  /** The character pitch, as a fraction of the crop's width, when the line is monospaced (`monospace.ts`). */
+  pitch?: number;
 }
 
 /**
@@ -315,6 +318,7 @@ export function finishText(
   const spaces: { index: number; at: number }[] = [];
   const dashes: { index: number; at: number }[] = [];
   const slashes: { index: number; at: number }[] = [];
+  const grid: number[] = [];
   let index = 0;
   for (let i = start; i < end; i++) {
     const c = r.chars[i] ?? "";
@@ -323,8 +327,10 @@ export function finishText(
     if (c === " " || c === "\u3000") spaces.push({ index, at });
     if (DASH_LIKE.test(c) || (index === 0 && /\d/u.test(c))) dashes.push({ index, at });
     if (slashCandidate(c)) slashes.push({ index, at });
+    for (let k = 0; k < c.length; k++) grid.push(at);
     index += c.length;
   }
+  const pitch = monospacePitch(grid);
   return {
     text: appleNames(capitalI(ellipsis(asciiLetters(r.chars.slice(start, end).join(""))))),
     conf: scores.reduce((a, b) => a + b, 0) / scores.length,
@@ -334,5 +340,6 @@ export function finishText(
     ...(spaces.length > 0 ? { spaces } : {}),
     ...(dashes.length > 0 ? { dashes } : {}),
     ...(slashes.length > 0 ? { slashes } : {}),
+    ...(pitch !== undefined ? { pitch } : {}),
   };
 }

@@ -26,8 +26,11 @@ export interface ReadGlyph {
 
 /** Characters a run of slant strokes is read as (`\/` as V, `\/\/` as W or VV). */
 const V_LIKE = /^[VWvw]$/u;
-/** Characters a lone backslash (or slash) is read as. */
-const BAR_LIKE = /^[Il|()[\]1i!/\\]$/u;
+/**
+ * Characters a lone backslash is read as: bars and brackets (not `i`, `1` or `!`, whose dot or flag the
+ * recogniser sees, nor a slash read as one, which sits beside letters it could be mistaken for).
+ */
+const BAR_LIKE = /^[Il|()[\]]$/u;
 /** How far below the baseline (fraction of the baseline-to-top height, at least 2 px) a stroke descends. */
 export const DESCENT_MIN = 0.12;
 /** Horizontal travel per row of a leaning stroke's centre, from which it is a slash or backslash. */
@@ -138,8 +141,19 @@ function lineMetrics(l: Labelled): { baseline: number; top: number } | undefined
 /** Whether `c` runs from near the line's top to clearly below its baseline, as slashes and brackets do. */
 function descendsFromTop(c: Component, m: { baseline: number; top: number }): boolean {
   const body = m.baseline - m.top;
-  return c.y0 <= m.top + 0.25 * body && c.y1 >= m.baseline + Math.max(2, DESCENT_MIN * body);
+  return (
+    c.y0 <= m.top + 0.25 * body &&
+    c.y1 >= m.baseline + Math.max(2, DESCENT_MIN * body) &&
+    c.y1 - c.y0 <= 1.6 * body
+  );
 }
+
+/**
+ * Widest a component of `n` slant strokes may be, as a fraction of the line's body (baseline to top)
+ * per stroke: a slash's advance is ≈ 0.28–0.33 em in SF Pro, 0.6 em in a monospaced face, the body
+ * 0.74 em; wider ink is glyphs run together (an underline joining a link's letters).
+ */
+const STROKE_WIDTH_MAX = 0.5;
 
 /**
  * `\\` or `/` when component `c` is one straight leaning stroke: one run on the rows 20%, 50% and 80%
@@ -218,7 +232,16 @@ export function slashesFromInk(
         if (next) group.push(next);
       }
       const comps = [...new Set(group.map((x) => at(x.x)))];
-      if (comps.some((x) => !x || !descendsFromTop(x, m))) continue;
+      const n = group.reduce((k, x) => k + (/[Vv]/u.test(text[x.index] ?? "") ? 2 : 4), 0);
+      const width = comps.reduce((k, x) => k + (x ? x.x1 - x.x0 + 1 : 0), 0);
+      if (comps.some((x) => !x || !descendsFromTop(x, m)) || width > n * STROKE_WIDTH_MAX * body) continue;
+      // Below the baseline only the V's vertices show, one per `\/` (two strokes where they have not
+      // met yet); a descender joined to the letters by an underline shows one tail.
+      const vertices = comps.reduce(
+        (k, x) => k + (x ? runs(l, x, Math.round((m.baseline + 1 + x.y1) / 2)).length : 0),
+        0,
+      );
+      if (vertices < n / 2 || vertices > n) continue;
       // A V's strokes are `\/` in that order whatever stands there; the reading counts them (two per
       // V, four per W) more surely than the ink, whose strokes touch at their ends.
       const drawn = group.map((x) => (/[Vv]/u.test(text[x.index] ?? "") ? "\\/" : "\\/\\/"));
@@ -226,7 +249,7 @@ export function slashesFromInk(
       continue;
     }
     const comp = at(g.x);
-    if (!comp || !descendsFromTop(comp, m)) continue;
+    if (!comp || !descendsFromTop(comp, m) || comp.x1 - comp.x0 + 1 > 1.2 * STROKE_WIDTH_MAX * body) continue;
     const s = lean(l, comp);
     if (s && s !== c) edits.push({ start: g.index, end: g.index + 1, to: s });
   }
