@@ -21,29 +21,68 @@ export const MONO_MIN_CHARS = 10;
  */
 export const MONO_MAX_SPREAD = 0.2;
 
-/**
- * The pitch (in the units of `at`) of a line whose characters were read at `at` (one per code unit of
- * the text, in order), when they lie on a regular grid; undefined for proportional or short lines.
- */
-export function monospacePitch(at: readonly number[]): number | undefined {
+/** Spaces a fit may leave out: the recogniser puts a space beside a narrow glyph in its wide cell (`. com`). */
+export const MONO_SPURIOUS_SPACES = 2;
+
+/** Least-squares grid through `at` (cell `cells[i]` for position `i`): pitch and RMS deviation. */
+function gridFit(at: readonly number[], cells: readonly number[]): { pitch: number; rms: number } {
   const n = at.length;
-  if (n < MONO_MIN_CHARS) return undefined;
   let si = 0;
   let sx = 0;
   let sii = 0;
   let six = 0;
-  at.forEach((x, i) => {
+  at.forEach((x, k) => {
+    const i = cells[k] ?? k;
     si += i;
     sx += x;
     sii += i * i;
     six += i * x;
   });
   const pitch = (n * six - si * sx) / (n * sii - si * si);
-  if (!(pitch > 0)) return undefined;
   const offset = (sx - pitch * si) / n;
   let sq = 0;
-  at.forEach((x, i) => {
-    sq += (x - offset - pitch * i) ** 2;
+  at.forEach((x, k) => {
+    sq += (x - offset - pitch * (cells[k] ?? k)) ** 2;
   });
-  return Math.sqrt(sq / n) <= MONO_MAX_SPREAD * pitch ? pitch : undefined;
+  return { pitch, rms: Math.sqrt(sq / n) };
+}
+
+/**
+ * The pitch (in the units of `at`) of a line whose characters were read at `at` (one per code unit of
+ * `text`, in order), when they lie on a regular grid; undefined for proportional or short lines. Up to
+ * `MONO_SPURIOUS_SPACES` spaces that the grid fits better without are taken as spurious.
+ */
+export function monospacePitch(text: string, at: readonly number[]): number | undefined {
+  if (at.length < MONO_MIN_CHARS || at.length !== text.length) return undefined;
+  const dropped = new Set<number>();
+  const cellsWithout = (drop: ReadonlySet<number>) => {
+    let cell = 0;
+    return at.map((_, k) => (drop.has(k) ? cell : cell++));
+  };
+  const score = (drop: ReadonlySet<number>) => {
+    const keep = at.filter((_, k) => !drop.has(k));
+    const cells = cellsWithout(drop).filter((_, k) => !drop.has(k));
+    const f = gridFit(keep, cells);
+    return f.pitch > 0 ? f.rms / f.pitch : Number.POSITIVE_INFINITY;
+  };
+  let best = score(dropped);
+  for (let round = 0; round < MONO_SPURIOUS_SPACES && best > MONO_MAX_SPREAD; round++) {
+    let pick = -1;
+    for (let k = 0; k < text.length; k++) {
+      if (text[k] !== " " || dropped.has(k)) continue;
+      const s = score(new Set([...dropped, k]));
+      if (s < best) {
+        best = s;
+        pick = k;
+      }
+    }
+    if (pick < 0) break;
+    dropped.add(pick);
+  }
+  if (best > MONO_MAX_SPREAD) return undefined;
+  const keep = at.filter((_, k) => !dropped.has(k));
+  return gridFit(
+    keep,
+    cellsWithout(dropped).filter((_, k) => !dropped.has(k)),
+  ).pitch;
 }

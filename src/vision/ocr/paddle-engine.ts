@@ -25,8 +25,8 @@ import {
   recognitionWidth,
   writeCrop,
 } from "./recognize.js";
-import { splitAtGaps } from "./split.js";
 import { slashesFromInk } from "./slashes.js";
+import { splitAtGaps } from "./split.js";
 import { initialCase, typographicQuotes } from "./typography.js";
 
 /** The parts of onnxruntime-node the engine uses (injected, so the engine never imports a singleton). */

@@ -330,7 +330,7 @@ export function finishText(
     for (let k = 0; k < c.length; k++) grid.push(at);
     index += c.length;
   }
-  const pitch = monospacePitch(grid);
+  const pitch = monospacePitch(r.chars.slice(start, end).join(""), grid);
   return {
     text: appleNames(capitalI(ellipsis(asciiLetters(r.chars.slice(start, end).join(""))))),
     conf: scores.reduce((a, b) => a + b, 0) / scores.length,

@@ -41,6 +41,34 @@ export function slashCandidate(c: string): boolean {
   return V_LIKE.test(c) || BAR_LIKE.test(c);
 }
 
+const LETTER = /\p{L}/u;
+const UPPER = /\p{Lu}/u;
+
+/**
+ * Whether the character at `i` is worth measuring (each measure labels the line's ink): a V or W not
+ * starting a word (`Widget`, `WPS`, `Wi-Fi` do; `https:VV`, `comVzky`, `W 队名` are suspects) or
+ * after an upper-case letter; a bracket or bar anywhere; an `I` or `l` starting a word before one of
+ * an escape's letters or a quote (`\n` read `In`, `\"` read `l"`).
+ */
+function suspect(text: string, i: number): boolean {
+  const c = text[i] ?? "";
+  const prev = text[i - 1] ?? "";
+  const next = text[i + 1] ?? "";
+  if (V_LIKE.test(c)) {
+    // The whole run of V-like characters (`VV`) is judged by what stands around it.
+    let a = i;
+    let b = i + 1;
+    while (V_LIKE.test(text[a - 1] ?? "")) a--;
+    while (V_LIKE.test(text[b] ?? "")) b++;
+    const before = text[a - 1] ?? "";
+    return (
+      b - a > 1 || (before !== "" && before !== " " && !UPPER.test(before)) || !LETTER.test(text[b] ?? "")
+    );
+  }
+  if (c === "I" || c === "l") return !LETTER.test(prev) && /^[ntru"'\\/]$/u.test(next);
+  return BAR_LIKE.test(c);
+}
+
 interface Component {
   id: number;
   x0: number;
@@ -193,10 +221,16 @@ export function slashesFromInk(
   line: PixelBox,
 ): SlashFix {
   const same: SlashFix = { text, moved: (i) => i };
-  const wanted = glyphs.filter((g) => slashCandidate(text[g.index] ?? ""));
+  const wanted = glyphs.filter((g) => slashCandidate(text[g.index] ?? "") && suspect(text, g.index));
   if (wanted.length === 0) return same;
   const pad = 0.2 * (line.y1 - line.y0);
-  const l = label(image, { ...line, x0: line.x0 - pad, y0: line.y0 - pad, x1: line.x1 + pad, y1: line.y1 + pad });
+  const l = label(image, {
+    ...line,
+    x0: line.x0 - pad,
+    y0: line.y0 - pad,
+    x1: line.x1 + pad,
+    y1: line.y1 + pad,
+  });
   if (!l) return same;
   const m = lineMetrics(l);
   if (!m) return same;
