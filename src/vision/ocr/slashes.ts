@@ -200,6 +200,19 @@ function lean(l: Labelled, c: Component): string | undefined {
   return l1 > 0 ? "\\" : "/";
 }
 
+/**
+ * `(` or `)` when component `c` is one stroke bowed like a bracket: one run on the rows 20%, 50% and
+ * 80% down, its middle at least `LEAN_MIN` of the height left (`(`) or right (`)`) of its ends' mean.
+ */
+function bow(l: Labelled, c: Component): string | undefined {
+  const h = c.y1 - c.y0 + 1;
+  const centre = (f: number) => runs(l, c, Math.round(c.y0 + f * (h - 1)));
+  const [a, b, d] = [centre(0.2), centre(0.5), centre(0.8)];
+  if (a.length !== 1 || b.length !== 1 || d.length !== 1) return undefined;
+  const off = ((b[0] ?? 0) - ((a[0] ?? 0) + (d[0] ?? 0)) / 2) / (0.3 * (h - 1));
+  return off <= -LEAN_MIN ? "(" : off >= LEAN_MIN ? ")" : undefined;
+}
+
 /** Result of `slashesFromInk`: the new text and where each old index went. */
 export interface SlashFix {
   text: string;
@@ -284,6 +297,21 @@ export function slashesFromInk(
     }
     const comp = at(g.x);
     if (!comp || !descendsFromTop(comp, m) || comp.x1 - comp.x0 + 1 > 1.2 * STROKE_WIDTH_MAX * body) continue;
+    if (c === "(" && text[g.index + 1] !== ")") {
+      // `()` read `(`: the ink shows both brackets side by side, the second one not read.
+      const shape = bow(l, comp);
+      const byX = [...l.comps].sort((p, q) => p.x0 - q.x0);
+      const before = byX.filter((x) => x.x1 < comp.x0).pop();
+      const after = byX.find((x) => x.x0 > comp.x1);
+      const pair =
+        shape === "("
+          ? after && descendsFromTop(after, m) && bow(l, after) === ")"
+          : shape === ")" && before && descendsFromTop(before, m) && bow(l, before) === "(";
+      if (pair) {
+        edits.push({ start: g.index + 1, end: g.index + 1, to: ")" });
+        continue;
+      }
+    }
     const s = lean(l, comp);
     if (s && s !== c) edits.push({ start: g.index, end: g.index + 1, to: s });
   }

@@ -62,6 +62,23 @@ describe("slashesFromInk", () => {
     expect(slashesFromInk("(n cde", [{ index: 0, x: 66 }], image, INK).text).toBe("\\n cde");
   });
 
+  it("puts back the closing bracket of () read as (", async () => {
+    const brackets = await line(
+      `<path d="M 72 28 Q 56 48 72 68" fill="none" stroke="#000" stroke-width="3"/>` +
+        `<path d="M 84 28 Q 100 48 84 68" fill="none" stroke="#000" stroke-width="3"/>`,
+      LETTERS,
+    );
+    const fix = slashesFromInk("ab( cde", [{ index: 2, x: 66 }], brackets, INK);
+    expect(fix.text).toBe("ab() cde");
+    expect(fix.moved(3)).toBe(4);
+    // One bracket only: nothing to put back.
+    const one = await line(
+      `<path d="M 72 28 Q 56 48 72 68" fill="none" stroke="#000" stroke-width="3"/>`,
+      LETTERS,
+    );
+    expect(slashesFromInk("ab( cde", [{ index: 2, x: 66 }], one, INK).text).toBe("ab( cde");
+  });
+
   it("keeps a bracket, whose curve turns back, and an upright bar", async () => {
     const paren = await line(
       `<path d="M 72 28 Q 56 48 72 68" fill="none" stroke="#000" stroke-width="3"/>`,
