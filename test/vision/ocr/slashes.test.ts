@@ -19,7 +19,7 @@ async function line(extra: string, letters: readonly number[]): Promise<RgbImage
     .removeAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  return { width: info.width, height: info.height, channels: 3, data: new Uint8Array(data) };
+  return { width: info.width, height: info.height, channels: 3, data };
 }
 
 const INK = { x0: 8, y0: 26, x1: 392, y1: 70, score: 1 };
