@@ -25,6 +25,7 @@ import {
   recognitionWidth,
   writeCrop,
 } from "./recognize.js";
+import { slashesFromInk } from "./slashes.js";
 import { splitAtGaps } from "./split.js";
 import { initialCase, typographicQuotes } from "./typography.js";
 
@@ -157,18 +158,27 @@ export class PaddleOcrEngine implements OcrEngine {
       });
       const quoted = typographicQuotes(raised, (r.marks ?? []).map(at), detail, toDetail(ink));
       const dashed = typographicDashes(quoted, (r.dashes ?? []).map(at), detail, toDetail(ink));
-      const text = initialCase(dashed, detail, toDetail(ink));
+      // Slashes in code read as letters (`\/\/` as `W`); a dash put before the text shifts indices.
+      const shift = dashed.length - quoted.length;
+      const fixed = slashesFromInk(
+        initialCase(dashed, detail, toDetail(ink)),
+        (r.slashes ?? []).map((m) => ({ ...at(m), index: m.index + shift })),
+        detail,
+        toDetail(ink),
+      );
+      const text = fixed.text;
       // A leading icon read as a character and a space (`K kottke.org`): cut, the box starting past it.
-      const space = r.spaces?.[0];
+      let spaces = (r.spaces ?? []).map((m) => ({ ...at(m), index: fixed.moved(m.index) }));
+      const space = spaces[0];
       let line = ink;
       let rest = text;
-      let spaces = (r.spaces ?? []).map(at);
-      if (space?.index === 1 && leadingIcon(detail, toDetail(ink), text, at(space).x)) {
+      if (space?.index === 1 && leadingIcon(detail, toDetail(ink), text, space.x)) {
         rest = text.slice(2);
-        line = tightenToInk(flat, { ...ink, x0: at(space).x / sx });
+        line = tightenToInk(flat, { ...ink, x0: space.x / sx });
         spaces = spaces.slice(1).map((s) => ({ index: s.index - 2, x: s.x }));
       }
-      const parts = splitAtGaps(detail, toDetail(line), rest, spaces);
+      const pitch = r.pitch !== undefined ? r.pitch * (crop.x1 - crop.x0) : undefined;
+      const parts = splitAtGaps(detail, toDetail(line), rest, spaces, pitch);
       for (const piece of parts) {
         if (!HAS_LETTER_OR_DIGIT.test(piece.text)) continue;
         const cut =

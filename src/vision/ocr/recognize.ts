@@ -2,6 +2,8 @@ import type { RgbImage } from "../../shared/image.js";
 import { asciiLetters, iconBeforeHan, trailingHelpMark } from "./cjk.js";
 import type { CtcResult } from "./ctc.js";
 import type { PixelBox } from "./detect.js";
+import { monospacePitch } from "./monospace.js";
+import { slashCandidate } from "./slashes.js";
 import { appleNames } from "./typography.js";
 
 /**
@@ -249,6 +251,10 @@ export interface FinishedText {
   spaces?: { index: number; at: number }[];
   /** Dash-like characters and a leading digit, likewise: their ink says which dash (`dashes.ts`). */
   dashes?: { index: number; at: number }[];
+  /** Characters a slash or backslash is read as (V, W, I, l, brackets), likewise (`slashes.ts`). */
+  slashes?: { index: number; at: number }[];
+  /** The character pitch, as a fraction of the crop's width, when the line is monospaced (`monospace.ts`). */
+  pitch?: number;
 }
 
 /**
@@ -311,6 +317,8 @@ export function finishText(
   const marks: { index: number; at: number }[] = [];
   const spaces: { index: number; at: number }[] = [];
   const dashes: { index: number; at: number }[] = [];
+  const slashes: { index: number; at: number }[] = [];
+  const grid: number[] = [];
   let index = 0;
   for (let i = start; i < end; i++) {
     const c = r.chars[i] ?? "";
@@ -318,8 +326,11 @@ export function finishText(
     if (c === "'" || c === '"') marks.push({ index, at });
     if (c === " " || c === "\u3000") spaces.push({ index, at });
     if (DASH_LIKE.test(c) || (index === 0 && /\d/u.test(c))) dashes.push({ index, at });
+    if (slashCandidate(c)) slashes.push({ index, at });
+    for (let k = 0; k < c.length; k++) grid.push(at);
     index += c.length;
   }
+  const pitch = monospacePitch(r.chars.slice(start, end).join(""), grid);
   return {
     text: appleNames(capitalI(ellipsis(asciiLetters(r.chars.slice(start, end).join(""))))),
     conf: scores.reduce((a, b) => a + b, 0) / scores.length,
@@ -328,5 +339,7 @@ export function finishText(
     ...(marks.length > 0 ? { marks } : {}),
     ...(spaces.length > 0 ? { spaces } : {}),
     ...(dashes.length > 0 ? { dashes } : {}),
+    ...(slashes.length > 0 ? { slashes } : {}),
+    ...(pitch !== undefined ? { pitch } : {}),
   };
 }

@@ -22,6 +22,11 @@ import { tightenToInk } from "./ink.js";
  * gap by a pixel or two (a rank column's 1.15 ink heights measured 1.05–1.10 in camera frames).
  */
 export const SPLIT_GAP = 0.6;
+/**
+ * In a monospaced line (`monospace.ts`) a word space is a whole cell of blank, as wide as a split gap;
+ * only a gap of this many cells (more than two spaces' worth) separates two labels there.
+ */
+export const MONO_SPLIT_CELLS = 3;
 
 /**
  * SF Pro's vertical metrics as fractions of the em (SF Pro Text, unitsPerEm 2048: cap height 1443 ≈
@@ -114,14 +119,16 @@ export interface LinePiece {
 
 /**
  * `text` (read from the ink box `line`, whose spaces were read at `spaces`: index in `text` and x in
- * image pixels) cut at every blank gap of at least `SPLIT_GAP` ems that has a space read in it.
- * One piece, the whole line, when there is none.
+ * image pixels) cut at every blank gap of at least `SPLIT_GAP` ems that has a space read in it (with
+ * `pitch`, the character pitch in px of a monospaced line, also `MONO_SPLIT_CELLS` cells wide). One
+ * piece, the whole line, when there is none.
  */
 export function splitAtGaps(
   image: RgbImage,
   line: PixelBox,
   text: string,
   spaces: readonly { index: number; x: number }[],
+  pitch?: number,
 ): LinePiece[] {
   const whole = [{ text, x0: line.x0, x1: line.x1 }];
   if (spaces.length === 0) return whole;
@@ -132,7 +139,7 @@ export function splitAtGaps(
   // gap must also be twice the widest of them, so loosely set text (wide tracking, a blurred line
   // whose thin strokes vanish) is not cut at every word.
   const runs = blankRuns(image, line, Math.max(2, 0.15 * em));
-  const wide = Math.max(3, SPLIT_GAP * em);
+  const wide = Math.max(3, SPLIT_GAP * em, MONO_SPLIT_CELLS * (pitch ?? 0));
   let widestWord = 0;
   for (const g of runs)
     if (g.x1 - g.x0 < wide && spaces.some((s) => near(g, s.x)))

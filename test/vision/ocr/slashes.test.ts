@@ -1,0 +1,123 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RgbImage } from "../../../src/shared/image.js";
+import { createOcrEngine, type PaddleOcrEngine } from "../../../src/vision/ocr/index.js";
+import { slashesFromInk } from "../../../src/vision/ocr/slashes.js";
+import { decodeRgb } from "../../../src/vision/rectify.js";
+
+/**
+ * A line drawn with plain shapes (no font): upright letters as bars standing on the baseline (y 60,
+ * cap height y 30), plus `extra` SVG. Slashes in SF Pro and Menlo run from the ascender to below the
+ * baseline; V and W stand on it.
+ */
+async function line(extra: string, letters: readonly number[]): Promise<RgbImage> {
+  const bars = letters.map((x) => `<rect x="${x}" y="30" width="5" height="30" fill="#000"/>`).join("");
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="90"><rect width="400" height="90" fill="#fff"/>${bars}${extra}</svg>`;
+  const { data, info } = await sharp(Buffer.from(svg))
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, channels: 3, data };
+}
+
+const INK = { x0: 8, y0: 26, x1: 392, y1: 70, score: 1 };
+const stroke = (points: string) =>
+  `<polyline points="${points}" fill="none" stroke="#000" stroke-width="3" stroke-linejoin="bevel"/>`;
+const LETTERS = [10, 30, 200, 220, 240];
+
+describe("slashesFromInk", () => {
+  it("reads a W whose ink descends below the baseline as \\/\\/", async () => {
+    const image = await line(stroke("100,28 108,68 116,28 124,68 132,28"), LETTERS);
+    const fix = slashesFromInk("ab W cde", [{ index: 3, x: 110 }], image, INK);
+    expect(fix.text).toBe("ab \\/\\/ cde");
+    expect(fix.moved(5)).toBe(8);
+  });
+
+  it("keeps a W or V standing on the baseline", async () => {
+    const image = await line(stroke("100,30 108,60 116,30 124,60 132,30"), LETTERS);
+    expect(slashesFromInk("ab W cde", [{ index: 3, x: 110 }], image, INK).text).toBe("ab W cde");
+    const v = await line(stroke("100,30 108,60 116,30"), LETTERS);
+    expect(slashesFromInk("ab V cde", [{ index: 3, x: 108 }], v, INK).text).toBe("ab V cde");
+  });
+
+  it("reads VV over one run of descending strokes as \\/\\/", async () => {
+    const image = await line(stroke("100,28 108,68 116,28 124,68 132,28"), LETTERS);
+    const fix = slashesFromInk(
+      "ab:VVcde",
+      [
+        { index: 3, x: 104 },
+        { index: 4, x: 122 },
+      ],
+      image,
+      INK,
+    );
+    expect(fix.text).toBe("ab:\\/\\/cde");
+  });
+
+  it("reads a bar before n as a backslash when its ink leans top-left to bottom-right", async () => {
+    const image = await line(stroke("60,28 72,68"), LETTERS);
+    expect(slashesFromInk("In cde", [{ index: 0, x: 66 }], image, INK).text).toBe("\\n cde");
+    expect(slashesFromInk("(n cde", [{ index: 0, x: 66 }], image, INK).text).toBe("\\n cde");
+  });
+
+  it("puts back the closing bracket of () read as (", async () => {
+    const brackets = await line(
+      `<path d="M 72 28 Q 56 48 72 68" fill="none" stroke="#000" stroke-width="3"/>` +
+        `<path d="M 84 28 Q 100 48 84 68" fill="none" stroke="#000" stroke-width="3"/>`,
+      LETTERS,
+    );
+    const fix = slashesFromInk("ab( cde", [{ index: 2, x: 66 }], brackets, INK);
+    expect(fix.text).toBe("ab() cde");
+    expect(fix.moved(3)).toBe(4);
+    // One bracket only: nothing to put back.
+    const one = await line(
+      `<path d="M 72 28 Q 56 48 72 68" fill="none" stroke="#000" stroke-width="3"/>`,
+      LETTERS,
+    );
+    expect(slashesFromInk("ab( cde", [{ index: 2, x: 66 }], one, INK).text).toBe("ab( cde");
+  });
+
+  it("keeps a bracket, whose curve turns back, and an upright bar", async () => {
+    const paren = await line(
+      `<path d="M 72 28 Q 56 48 72 68" fill="none" stroke="#000" stroke-width="3"/>`,
+      LETTERS,
+    );
+    expect(slashesFromInk("(n cde", [{ index: 0, x: 66 }], paren, INK).text).toBe("(n cde");
+    const bar = await line(stroke("66,28 66,68"), LETTERS);
+    expect(slashesFromInk("In cde", [{ index: 0, x: 66 }], bar, INK).text).toBe("In cde");
+  });
+});
+
+/**
+ * A Scriptable script's JSON previewed in a share sheet (SF Pro, real dev-set screenshot), read whole by
+ * the real models: each line below had `\/\/` read `VV` or `W`, `\/` read `V`, or `\n` read `In` or
+ * `(n` before `slashes.ts`.
+ */
+const LINES = [
+  String.raw`"script"："\n\/\/ LOL 近期赛事列表小组件\n\/\/ 支持中号、大号`,
+  String.raw`如果仍无法解决，请反馈至：https:\/\/`,
+  String.raw`github.com\/zkytech\/ios14-widgets-for-scriptable\/`,
+  String.raw`\nlet teamNameFontSize = lineHeight *0.5 \/\/`,
+];
+
+describe("code on a real screenshot (rd-zkytech-share-sheet-zh)", () => {
+  let engine: PaddleOcrEngine;
+  let texts: string[] = [];
+  beforeAll(async () => {
+    engine = await createOcrEngine();
+    const image = await decodeRgb(
+      readFileSync(join("datasets/real-iphone/images", "rd-zkytech-share-sheet-zh.jpg")),
+    );
+    texts = (await engine.recognize(image)).map((l) => l.text);
+  }, 120_000);
+  afterAll(async () => {
+    await engine?.close();
+  });
+
+  for (const text of LINES)
+    it(`reads ${text}`, () => {
+      expect(texts).toContain(text);
+    });
+});
