@@ -17,6 +17,7 @@ import {
   normalizeLocalContrast,
   WASHED_OUT_SPREAD,
 } from "./local-contrast.js";
+import { loneGlyphs } from "./lone-glyphs.js";
 import {
   type FinishedText,
   finishText,
@@ -26,6 +27,7 @@ import {
   writeCrop,
 } from "./recognize.js";
 import { splitAtGaps } from "./split.js";
+import { copyrightSign } from "./symbols.js";
 import { initialCase, typographicQuotes } from "./typography.js";
 
 /** The parts of onnxruntime-node the engine uses (injected, so the engine never imports a singleton). */
@@ -157,7 +159,7 @@ export class PaddleOcrEngine implements OcrEngine {
       });
       const quoted = typographicQuotes(raised, (r.marks ?? []).map(at), detail, toDetail(ink));
       const dashed = typographicDashes(quoted, (r.dashes ?? []).map(at), detail, toDetail(ink));
-      const text = initialCase(dashed, detail, toDetail(ink));
+      const text = copyrightSign(initialCase(dashed, detail, toDetail(ink)), detail, toDetail(ink));
       // A leading icon read as a character and a space (`K kottke.org`): cut, the box starting past it.
       const space = r.spaces?.[0];
       let line = ink;
@@ -180,6 +182,8 @@ export class PaddleOcrEngine implements OcrEngine {
         });
       }
     });
+    // Lone glyphs too small for the detection map (section-index letters, badge counts).
+    lines.push(...(await loneGlyphs(lines, image, detail, (img, bx) => this.read(img, bx))));
     return columnCase(lines);
   }
 
