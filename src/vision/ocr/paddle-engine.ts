@@ -27,7 +27,7 @@ import {
   writeCrop,
 } from "./recognize.js";
 import { splitAtGaps } from "./split.js";
-import { copyrightSign } from "./symbols.js";
+import { copyrightSign, parenthesisedChecks, verticalBars } from "./symbols.js";
 import { initialCase, typographicQuotes } from "./typography.js";
 
 /** The parts of onnxruntime-node the engine uses (injected, so the engine never imports a singleton). */
@@ -170,7 +170,10 @@ export class PaddleOcrEngine implements OcrEngine {
         line = tightenToInk(flat, { ...ink, x0: at(space).x / sx });
         spaces = spaces.slice(1).map((s) => ({ index: s.index - 2, x: s.x }));
       }
-      const parts = splitAtGaps(detail, toDetail(line), rest, spaces);
+      // Symbols outside the recogniser's dictionary or misread, from their ink (`symbols.ts`).
+      const barred = verticalBars(rest, detail, toDetail(line), spaces);
+      const checked = parenthesisedChecks(barred, detail, toDetail(line), spaces);
+      const parts = splitAtGaps(detail, toDetail(line), checked.text, checked.spaces);
       for (const piece of parts) {
         if (!HAS_LETTER_OR_DIGIT.test(piece.text)) continue;
         const cut =

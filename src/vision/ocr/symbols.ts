@@ -109,3 +109,115 @@ export function copyrightSign(text: string, image: RgbImage, line: PixelBox): st
   if (gap < 0.2 * h || gap > 0.8 * h || ratio < 0.9 || ratio > 1.2) return text;
   return isCopyrightGlyph(g, sign, t) ? `© ${rest}` : text;
 }
+
+/**
+ * Whether a run's ink is a check mark (`✓`, SF Symbols' `checkmark`, or the ✔ emoji): its lowest point
+ * left of centre (the short stroke meets the long one at 0.25–0.55 of the width) and its long arm
+ * reaching the top at the right while the short arm's top, at the left, stays at least a quarter of the
+ * height lower. A `v` is symmetric: both arms end at the same height.
+ */
+function isCheckGlyph(g: GreyCrop, r: Run, t: number): boolean {
+  const w = r.x1 - r.x0;
+  const h = r.y1 - r.y0;
+  if (w < 4 || h < 4 || w > 1.6 * h || h > 1.6 * w) return false;
+  const ink = (x: number, y: number) => Math.abs((g.grey[y * g.w + x] ?? 0) - g.bg) > t;
+  // Per column, the topmost and lowest ink row.
+  const top: number[] = [];
+  const bottom: number[] = [];
+  for (let x = r.x0; x < r.x1; x++) {
+    let y0 = -1;
+    let y1 = -1;
+    for (let y = r.y0; y < r.y1; y++)
+      if (ink(x, y)) {
+        if (y0 < 0) y0 = y;
+        y1 = y;
+      }
+    top.push(y0 < 0 ? r.y1 : y0);
+    bottom.push(y1);
+  }
+  const lowest = Math.max(...bottom);
+  const vertex = (bottom.indexOf(lowest) + bottom.lastIndexOf(lowest)) / 2 / w;
+  const third = Math.max(1, Math.round(w / 3));
+  const leftTop = Math.min(...top.slice(0, third));
+  const rightTop = Math.min(...top.slice(w - third));
+  return vertex >= 0.25 && vertex <= 0.55 && leftTop - rightTop >= 0.25 * h;
+}
+
+/**
+ * Check marks in parentheses (`LF (✓)`), which the recogniser reads as `()`, `(v)` or `(√)`: in the
+ * line's ink, a check (`isCheckGlyph`) between two runs taller than it by 15% or more (parentheses
+ * reach from above the capitals to below the baseline). The text's bracketed readings are replaced in
+ * order when there are as many as checks found; otherwise the text is left alone.
+ */
+export function parenthesisedChecks<S extends { index: number }>(
+  text: string,
+  image: RgbImage,
+  line: PixelBox,
+  spaces: readonly S[],
+): { text: string; spaces: S[] } {
+  const same = { text, spaces: [...spaces] };
+  const readings = text.match(/\((?:|[vV√])\)/gu);
+  if (!readings) return same;
+  const g = greyCrop(image, line, 12, 8);
+  if (!g || g.maxDiff < 48) return same;
+  const t = Math.max(24, g.maxDiff / 3);
+  const runs = inkRuns(g, t);
+  let checks = 0;
+  runs.forEach((r, i) => {
+    const before = runs[i - 1];
+    const after = runs[i + 1];
+    const h = r.y1 - r.y0;
+    if (
+      before &&
+      after &&
+      Math.min(before.y1 - before.y0, after.y1 - after.y0) >= 1.15 * h &&
+      isCheckGlyph(g, r, t)
+    )
+      checks++;
+  });
+  if (checks !== readings.length) return same;
+  // `()` gains a character: the spaces after it move along.
+  const grown: number[] = [];
+  const out = text.replace(/\((?:|[vV√])\)/gu, (m, at: number) => {
+    if (m === "()") grown.push(at);
+    return "(✓)";
+  });
+  return {
+    text: out,
+    spaces: spaces.map((sp) => ({ ...sp, index: sp.index + grown.filter((a) => a < sp.index).length })),
+  };
+}
+
+/**
+ * A vertical bar read as `I`, `1` or `l` between two spaces (`31.2 1 31.9`): `|` when its ink is a thin
+ * stroke (width ≤ 0.25 of its height) reaching below the bottom of the capital or digit after it by a
+ * tenth of that glyph's height or more (SF Pro's `|` descends below the baseline; `I`, `l`, `1` stand
+ * on it). `spaces`: the line's spaces as image x positions, in text order.
+ */
+export function verticalBars(
+  text: string,
+  image: RgbImage,
+  line: PixelBox,
+  spaces: readonly { index: number; x: number }[],
+): string {
+  if (!/ [I1l] [\p{Lu}\p{N}]/u.test(text)) return text;
+  const g = greyCrop(image, line, 12, 8);
+  if (!g || g.maxDiff < 48) return text;
+  const t = Math.max(24, g.maxDiff / 3);
+  const runs = inkRuns(g, t);
+  const chars = [...text];
+  spaces.forEach((s, k) => {
+    const next = spaces[k + 1];
+    if (!next || next.index !== s.index + 2 || !/[I1l]/.test(chars[s.index + 1] ?? "")) return;
+    if (!/[\p{Lu}\p{N}]/u.test(chars[s.index + 3] ?? "")) return;
+    const inside = runs.filter((r) => r.x0 + g.x0 > s.x && r.x1 + g.x0 < next.x);
+    const bar = inside[0];
+    const after = runs.find((r) => r.x0 + g.x0 > next.x);
+    if (inside.length !== 1 || !bar || !after) return;
+    const h = bar.y1 - bar.y0;
+    const capH = after.y1 - after.y0;
+    if (bar.x1 - bar.x0 <= 0.25 * h && bar.y1 - after.y1 >= 0.1 * capH && bar.y0 <= after.y0 + 0.1 * capH)
+      chars[s.index + 1] = "|";
+  });
+  return chars.join("");
+}
