@@ -98,7 +98,9 @@ function isCopyrightGlyph(g: GreyCrop, r: Run, t: number): boolean {
 export function copyrightSign(text: string, image: RgbImage, line: PixelBox): string {
   const rest = text.replace(/^(?:[cC@©]\s+|[@©])/u, "");
   if (!/^[\p{Lu}\p{N}]/u.test(rest) || (rest.match(/\p{L}/gu) ?? []).length < 2) return text;
-  const g = greyCrop(image, line, 12, 8);
+  // The sign and the glyph after it lie within three line heights of the line's start.
+  const head = { ...line, x1: Math.min(line.x1, line.x0 + 3 * (line.y1 - line.y0)) };
+  const g = greyCrop(image, head, 12, 8);
   if (!g || g.maxDiff < 48) return text;
   const t = Math.max(24, g.maxDiff / 3);
   const [sign, next] = inkRuns(g, t);
