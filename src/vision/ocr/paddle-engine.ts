@@ -17,6 +17,7 @@ import {
   normalizeLocalContrast,
   WASHED_OUT_SPREAD,
 } from "./local-contrast.js";
+import { loneGlyphs } from "./lone-glyphs.js";
 import {
   type FinishedText,
   finishText,
@@ -27,6 +28,7 @@ import {
 } from "./recognize.js";
 import { slashesFromInk } from "./slashes.js";
 import { splitAtGaps } from "./split.js";
+import { copyrightSign, parenthesisedChecks, verticalBars } from "./symbols.js";
 import { initialCase, typographicQuotes } from "./typography.js";
 
 /** The parts of onnxruntime-node the engine uses (injected, so the engine never imports a singleton). */
@@ -166,9 +168,11 @@ export class PaddleOcrEngine implements OcrEngine {
         detail,
         toDetail(ink),
       );
-      const text = fixed.text;
+      // A `©` the recogniser cannot emit, put back from its ink (`symbols.ts`): it may add `© `.
+      const text = copyrightSign(fixed.text, detail, toDetail(ink));
+      const signed = text.length - fixed.text.length;
       // A leading icon read as a character and a space (`K kottke.org`): cut, the box starting past it.
-      let spaces = (r.spaces ?? []).map((m) => ({ ...at(m), index: fixed.moved(m.index) }));
+      let spaces = (r.spaces ?? []).map((m) => ({ ...at(m), index: fixed.moved(m.index) + signed }));
       const space = spaces[0];
       let line = ink;
       let rest = text;
@@ -178,7 +182,10 @@ export class PaddleOcrEngine implements OcrEngine {
         spaces = spaces.slice(1).map((s) => ({ index: s.index - 2, x: s.x }));
       }
       const pitch = r.pitch !== undefined ? r.pitch * (crop.x1 - crop.x0) : undefined;
-      const parts = splitAtGaps(detail, toDetail(line), rest, spaces, pitch);
+      // Symbols outside the recogniser's dictionary or misread, from their ink (`symbols.ts`).
+      const barred = verticalBars(rest, detail, toDetail(line), spaces);
+      const checked = parenthesisedChecks(barred, detail, toDetail(line), spaces);
+      const parts = splitAtGaps(detail, toDetail(line), checked.text, checked.spaces, pitch);
       for (const piece of parts) {
         if (!HAS_LETTER_OR_DIGIT.test(piece.text)) continue;
         const cut =
@@ -190,6 +197,8 @@ export class PaddleOcrEngine implements OcrEngine {
         });
       }
     });
+    // Lone glyphs too small for the detection map (section-index letters, badge counts).
+    lines.push(...(await loneGlyphs(lines, image, detail, (img, bx) => this.read(img, bx))));
     return columnCase(lines);
   }
 

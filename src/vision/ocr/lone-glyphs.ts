@@ -1,0 +1,265 @@
+import type { RgbImage } from "../../shared/image.js";
+import type { TextLine } from "../types.js";
+import { badgeSlots } from "./badges.js";
+import type { PixelBox } from "./detect.js";
+import { greyCrop } from "./ink.js";
+
+/**
+ * Lone glyphs the text detector cannot see. Detection runs on a 320 px wide map (`detectionWidth`), where
+ * a section-index capital (UITableView's index: 11 pt semibold capitals, a glyph ~8 pt tall, one per
+ * ~14 pt along the trailing edge) or the digit in a badge covers 4–6 map pixels: the map misses some of
+ * them, or all. Where the layout predicts a glyph — a slot in a column of evenly spaced lone capitals,
+ * the middle of a badge — its ink is measured and, when there is a compact glyph, it is read by the
+ * recogniser from a canvas that puts the glyph alone on its own background with an even margin (a crop
+ * at the screen's edge, or a neighbour's ink in the crop, reads badly). Bounded: at most `MAX_SLOTS`
+ * glyphs per screen, read in one batch of near-equal widths.
+ */
+
+/** Reads text from the given pixel boxes of an image (the engine's recogniser), in order. */
+export type BoxReader = (
+  image: RgbImage,
+  boxes: readonly PixelBox[],
+) => Promise<{ text: string; conf: number }[]>;
+
+/** At most this many slots are read per screen (a full A–Z index is 27; badges are few). */
+const MAX_SLOTS = 40;
+/** A slot's reading is kept at this recogniser confidence (a lone glyph has no context to lean on). */
+const MIN_GLYPH_CONF = 0.3;
+/** A section index sits along the trailing edge: its column's centre lies in the screen's last 12%. */
+const INDEX_MIN_CX = 0.88;
+/** Section-index slots tried past each end of the found run (`Z #` after a found `Y`). */
+const INDEX_EXTEND = 3;
+
+/** A place a glyph is expected: pixel box in `detail`, and what may be read there. */
+interface Slot {
+  box: PixelBox;
+  kind: "index" | "badge";
+}
+
+/**
+ * Lines for glyphs found in predicted slots of `detail` (boxes as fractions), none overlapping `lines`.
+ * `image`: the working-size screen (`detail` may be the same screen sharper).
+ */
+export async function loneGlyphs(
+  lines: readonly TextLine[],
+  image: RgbImage,
+  detail: RgbImage,
+  read: BoxReader,
+): Promise<TextLine[]> {
+  const slots = [
+    ...indexSlots(lines, detail),
+    ...badgeSlots(image, detail).map((box) => ({ box, kind: "badge" as const })),
+  ];
+  const found: { slot: Slot; ink: PixelBox }[] = [];
+  for (const slot of slots) {
+    if (found.length >= MAX_SLOTS) break;
+    const ink = glyphInk(detail, slot.box);
+    if (ink && !overlapsLine(ink, lines, detail)) found.push({ slot, ink });
+  }
+  if (found.length === 0) return [];
+  // The index's glyphs are read as one line (`J L S T`): the recogniser reads a lone glyph unreliably
+  // (its readings changed with a pixel of margin), a row of them as it reads any short line. Each badge
+  // is its own line.
+  const index = found.filter((f) => f.slot.kind === "index");
+  const groups = [
+    ...(index.length > 0 ? [index] : []),
+    ...found.filter((f) => f.slot.kind === "badge").map((f) => [f]),
+  ];
+  const { canvas, cells } = glyphCanvas(
+    detail,
+    groups.map((g) => g.map((f) => f.ink)),
+  );
+  const readings = await read(canvas, cells);
+  const out: TextLine[] = [];
+  groups.forEach((group, i) => {
+    const r = readings[i];
+    if (!r || r.conf < MIN_GLYPH_CONF) return;
+    // One token per glyph: split at the spaces read, or one character each when none was.
+    const spaced = r.text.trim().split(/\s+/u);
+    const chars = [...r.text.replace(/\s+/gu, "")];
+    const tokens = spaced.length === group.length ? spaced : chars;
+    if (tokens.length !== group.length) return;
+    group.forEach(({ slot, ink }, k) => {
+      const token = tokens[k] ?? "";
+      const text = slot.kind === "index" ? indexTitle(token, ink) : badgeCount(token);
+      if (text === undefined) return;
+      out.push({
+        text,
+        conf: r.conf,
+        box: [ink.x0 / detail.width, ink.y0 / detail.height, ink.x1 / detail.width, ink.y1 / detail.height],
+      });
+    });
+  });
+  return out;
+}
+
+/**
+ * Slots of a section index: lone letters (and `#`) in one column along the trailing edge, at least four,
+ * spaced by whole multiples of one pitch (UITableView spaces its index titles evenly). Slots are the
+ * missing multiples between them and up to `INDEX_EXTEND` pitches past each end.
+ */
+export function indexSlots(lines: readonly TextLine[], detail: RgbImage): Slot[] {
+  const W = detail.width;
+  const H = detail.height;
+  const lone = lines
+    .filter((l) => /^[\p{L}#＃]$/u.test(l.text) && (l.box[0] + l.box[2]) / 2 >= INDEX_MIN_CX)
+    .map((l) => ({
+      cx: ((l.box[0] + l.box[2]) / 2) * W,
+      cy: ((l.box[1] + l.box[3]) / 2) * H,
+      x0: l.box[0] * W,
+      x1: l.box[2] * W,
+      h: (l.box[3] - l.box[1]) * H,
+    }));
+  if (lone.length < 4) return [];
+  const hs = lone.map((l) => l.h).sort((a, b) => a - b);
+  const h = hs[Math.floor(hs.length / 2)] ?? 0;
+  const cxs = lone.map((l) => l.cx).sort((a, b) => a - b);
+  const cx = cxs[Math.floor(cxs.length / 2)] ?? 0;
+  const column = lone.filter((l) => Math.abs(l.cx - cx) <= 0.6 * h).sort((a, b) => a.cy - b.cy);
+  if (column.length < 4) return [];
+  const gaps = column.slice(1).map((l, i) => l.cy - (column[i]?.cy ?? 0));
+  const pitch = Math.min(...gaps.filter((g) => g > h));
+  if (!Number.isFinite(pitch) || pitch > 3 * h) return [];
+  // Every gap a whole number of pitches: the column is one evenly spaced index, not lone letters.
+  if (gaps.some((g) => Math.abs(g / pitch - Math.round(g / pitch)) > 0.2)) return [];
+  const x0 = Math.max(0, Math.min(...column.map((l) => l.x0)) - 0.3 * h);
+  const x1 = Math.min(W, Math.max(...column.map((l) => l.x1)) + 0.3 * h);
+  const at = (cy: number): Slot => ({
+    kind: "index",
+    box: { x0, x1, y0: cy - pitch / 2, y1: cy + pitch / 2, score: 1 },
+  });
+  const slots: Slot[] = [];
+  const first = column[0]?.cy ?? 0;
+  const last = column[column.length - 1]?.cy ?? 0;
+  for (let k = INDEX_EXTEND; k >= 1; k--)
+    if (first - k * pitch - pitch / 2 >= 0) slots.push(at(first - k * pitch));
+  column.forEach((l, i) => {
+    const next = column[i + 1];
+    if (!next) return;
+    const n = Math.round((next.cy - l.cy) / pitch);
+    for (let j = 1; j < n; j++) slots.push(at(l.cy + ((next.cy - l.cy) * j) / n));
+  });
+  for (let k = 1; k <= INDEX_EXTEND; k++)
+    if (last + k * pitch + pitch / 2 <= H) slots.push(at(last + k * pitch));
+  return slots;
+}
+
+/**
+ * The ink of one glyph in `box`: pixels differing from the box's border median by more than a third of
+ * its largest difference (≥ 40 levels: text, not texture). Undefined when there is none, or when it
+ * touches the box's top or bottom (the slot cuts something larger than a glyph).
+ */
+function glyphInk(image: RgbImage, box: PixelBox): PixelBox | undefined {
+  const g = greyCrop(image, box, 3, 3);
+  if (!g || g.maxDiff < 40) return undefined;
+  const t = Math.max(40, g.maxDiff / 3);
+  let minX = g.w;
+  let minY = g.h;
+  let maxX = -1;
+  let maxY = -1;
+  for (let y = 0; y < g.h; y++)
+    for (let x = 0; x < g.w; x++)
+      if (Math.abs((g.grey[y * g.w + x] ?? 0) - g.bg) > t) {
+        minX = Math.min(minX, x);
+        maxX = Math.max(maxX, x);
+        minY = Math.min(minY, y);
+        maxY = Math.max(maxY, y);
+      }
+  if (maxX < 0 || minY === 0 || maxY === g.h - 1) return undefined;
+  return { x0: g.x0 + minX, y0: g.y0 + minY, x1: g.x0 + maxX + 1, y1: g.y0 + maxY + 1, score: 1 };
+}
+
+/** Whether the pixel box overlaps any line's box (fractions). */
+function overlapsLine(b: PixelBox, lines: readonly TextLine[], image: RgbImage): boolean {
+  const [l, t, r, btm] = [b.x0 / image.width, b.y0 / image.height, b.x1 / image.width, b.y1 / image.height];
+  return lines.some(({ box }) => box[0] < r && l < box[2] && box[1] < btm && t < box[3]);
+}
+
+/**
+ * Each group of glyphs as one line on a canvas of its own background: the glyphs side by side, bottoms
+ * aligned (capitals and digits sit on the baseline), 1.6 of the tallest glyph’s height apart (wider than
+ * a word space, so the recogniser separates them), with a margin of half that height above and below and
+ * 0.6 at the ends (about what a detected word gets from the detector's unclip); lines stacked
+ * vertically. `cells` are the lines' boxes on the canvas.
+ */
+export function glyphCanvas(
+  image: RgbImage,
+  groups: readonly (readonly PixelBox[])[],
+): { canvas: RgbImage; cells: PixelBox[] } {
+  const sizes = groups.map((g) => {
+    const h = Math.max(...g.map((b) => b.y1 - b.y0));
+    const gap = Math.ceil(1.6 * h);
+    const my = Math.ceil(0.5 * h);
+    const mx = Math.ceil(0.6 * h);
+    const inner = g.reduce((a, b) => a + b.x1 - b.x0, 0) + gap * (g.length - 1);
+    return { h, gap, my, mx, w: inner + 2 * mx, lineH: h + 2 * my };
+  });
+  const width = Math.max(...sizes.map((s) => s.w));
+  const height = sizes.reduce((a, s) => a + s.lineH, 0);
+  const data = Buffer.alloc(width * height * 3);
+  const cells: PixelBox[] = [];
+  let top = 0;
+  groups.forEach((g, i) => {
+    const s = sizes[i];
+    if (!s) return;
+    const bg = borderColour(image, g[0] ?? { x0: 0, y0: 0, x1: 1, y1: 1, score: 0 });
+    for (let y = top; y < top + s.lineH; y++)
+      for (let x = 0; x < width; x++) data.set(bg, (y * width + x) * 3);
+    let left = s.mx;
+    const baseline = top + s.my + s.h;
+    for (const b of g) {
+      const gh = b.y1 - b.y0;
+      for (let y = b.y0; y < b.y1; y++)
+        for (let x = b.x0; x < b.x1; x++) {
+          const o = (y * image.width + x) * 3;
+          const d = ((baseline - gh + y - b.y0) * width + left + x - b.x0) * 3;
+          data[d] = image.data[o] ?? 0;
+          data[d + 1] = image.data[o + 1] ?? 0;
+          data[d + 2] = image.data[o + 2] ?? 0;
+        }
+      left += b.x1 - b.x0 + s.gap;
+    }
+    cells.push({ x0: 0, y0: top, x1: s.w, y1: top + s.lineH, score: 1 });
+    top += s.lineH;
+  });
+  return { canvas: { width, height, channels: 3, data }, cells };
+}
+
+/** Median colour (per channel) of the one-pixel ring just outside `b`: the glyph's background. */
+function borderColour(image: RgbImage, b: PixelBox): [number, number, number] {
+  const ch: [number[], number[], number[]] = [[], [], []];
+  const add = (x: number, y: number) => {
+    if (x < 0 || y < 0 || x >= image.width || y >= image.height) return;
+    const o = (y * image.width + x) * 3;
+    for (let c = 0; c < 3; c++) ch[c as 0 | 1 | 2].push(image.data[o + c] ?? 0);
+  };
+  for (let x = b.x0 - 1; x <= b.x1; x++) {
+    add(x, b.y0 - 1);
+    add(x, b.y1);
+  }
+  for (let y = b.y0; y < b.y1; y++) {
+    add(b.x0 - 1, y);
+    add(b.x1, y);
+  }
+  const med = (v: number[]) => v.sort((p, q) => p - q)[Math.floor(v.length / 2)] ?? 0;
+  return [med(ch[0]), med(ch[1]), med(ch[2])];
+}
+
+/**
+ * A section-index title from a slot's reading: one letter or `#` (the full-width `＃` the recogniser
+ * often gives). A bar (`1`, `l`, `|`, `i`, `!`) whose ink is a plain upright stroke is `I`: index titles
+ * are capitals, and SF Pro's capital I is a bare stem.
+ */
+function indexTitle(text: string, ink: PixelBox): string | undefined {
+  const t = text.trim().replace("＃", "#");
+  if (/^[1l|i!]$/.test(t) && ink.x1 - ink.x0 <= 0.35 * (ink.y1 - ink.y0)) return "I";
+  // SF Pro draws c o s v w x z as the capital's shape, smaller; in a column of capitals it is the capital.
+  if (/^[cosvwxz]$/.test(t)) return t.toUpperCase();
+  return /^[\p{L}#]$/u.test(t) ? t : undefined;
+}
+
+/** A badge's count: one to three digits, maybe with a `+` (`99+`). */
+function badgeCount(text: string): string | undefined {
+  const t = text.trim();
+  return /^\d{1,3}\+?$/.test(t) ? t : undefined;
+}
