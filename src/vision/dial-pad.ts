@@ -1,9 +1,11 @@
 import type { FracBox } from "../shared/box.js";
-import { luma, type RgbImage } from "../shared/image.js";
+import type { RgbImage } from "../shared/image.js";
+import { findCapGrid } from "./dial-pad-caps.js";
+import { capContrast, glyphInk, greenShare } from "./dial-pad-pixels.js";
+import { t9Extras } from "./dial-pad-t9.js";
 import { bottomRowKey } from "./keyboard.js";
-import { systemKeys } from "./keyboard-system-keys.js";
 import type { Candidate } from "./row.js";
-import { boxHeight, centreX, centreY, contains } from "./row.js";
+import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
 
 /**
  * The phone keypad — the Phone app's dial pad and the passcode keypad — found from its digits and
@@ -52,6 +54,8 @@ export interface PadGrid {
   rows: [number, number, number, number];
   pitchX: number;
   pitchY: number;
+  /** The caps' measured size (fractions of width and height) when the keypad was found from its caps. */
+  cap?: { w: number; h: number };
 }
 
 export interface DialPad {
@@ -138,55 +142,63 @@ function fitGrid(placed: { d: Digit; at: PadPoint }[]): PadGrid | null {
   return { cols: [c0, c1, c2], rows: [r0, r1, r2, r3], pitchX, pitchY };
 }
 
+/** Share of a cell's middle that is ink when a glyph is drawn there (`glyphInk`; an empty cell reads ~0). */
+const GLYPH_INK = 0.015;
+
+/** Fewest digits OCR must read, each on its own cell's cap, before a grid of caps is taken for a keypad. */
+const MIN_READ_ON_CAPS = 3;
+
+/**
+ * The keypad from a 3×4 grid of equal caps (`findCapGrid`) when OCR read too few digits for
+ * `findDialPad`: believed when at least three digits OCR read sit on the caps the E.161 layout gives
+ * them and more agree than not (a grid of round icons elsewhere — photos, emoji — has no digits in
+ * those places). Each key is at its cap's centre; the digits OCR missed are `inferred`.
+ */
+export function padFromCaps(rows: readonly Candidate[], aspect: number): DialPad | null {
+  const caps = findCapGrid(rows, aspect);
+  if (!caps) return null;
+  const rx = caps.capW / 2;
+  const ry = caps.capH / 2;
+  const read = new Set<Digit>();
+  let agree = 0;
+  let disagree = 0;
+  for (const r of rows) {
+    if (r.kind !== "text") continue;
+    const d = asDigit(r.label);
+    if (!d) continue;
+    const x = centreX(r.box);
+    const y = centreY(r.box);
+    const at = caps.cells.findIndex((c) => c !== null && Math.abs(c.x - x) < rx && Math.abs(c.y - y) < ry);
+    if (at < 0) continue;
+    const { col, row } = cell(d);
+    if (at === row * 3 + col) {
+      agree++;
+      read.add(d);
+    } else disagree++;
+  }
+  if (agree < MIN_READ_ON_CAPS || agree <= disagree) return null;
+  const keys = {} as Record<Digit, PadKey>;
+  for (const d of DIGITS) {
+    const { col, row } = cell(d);
+    const c = caps.cells[row * 3 + col];
+    keys[d] = { at: c ?? { x: caps.cols[col] ?? 0, y: caps.rows[row] ?? 0 }, inferred: !read.has(d) };
+  }
+  const { cols, rows: ys, pitchX, pitchY } = caps;
+  return { keys, grid: { cols, rows: ys, pitchX, pitchY, cap: { w: caps.capW, h: caps.capH } } };
+}
+
 /** Words on a passcode screen: its bottom corners hold text buttons, not `*` and `#`. */
 const PASSCODE_HINT = /passcode|emergency|cancel|密码|密碼|紧急|取消/i;
 
-/** Mean absolute luma difference between the disc at (cx, cy) (radius r, fractions) and its cell's corners. */
-function capContrast(screen: RgbImage, cx: number, cy: number, rx: number, ry: number): number {
-  const { width: W, height: H, data } = screen;
-  const px = (x: number, y: number): number => {
-    const ix = Math.min(W - 1, Math.max(0, Math.round(x * W)));
-    const iy = Math.min(H - 1, Math.max(0, Math.round(y * H)));
-    return luma(data, (iy * W + ix) * 3);
-  };
-  const bg =
-    median([
-      px(cx - 1.25 * rx, cy - 1.1 * ry),
-      px(cx + 1.25 * rx, cy - 1.1 * ry),
-      px(cx - 1.25 * rx, cy + 1.1 * ry),
-      px(cx + 1.25 * rx, cy + 1.1 * ry),
-    ]) ?? 0;
-  let sum = 0;
-  let n = 0;
-  for (let i = -3; i <= 3; i++)
-    for (let j = -3; j <= 3; j++) {
-      sum += Math.abs(px(cx + (i / 4) * rx, cy + (j / 4) * ry) - bg);
-      n++;
-    }
-  return sum / n;
-}
-
-/** Share of the disc's sample points that are the system green of the call button (#34C759 / #30D158). */
-function greenShare(screen: RgbImage, cx: number, cy: number, rx: number, ry: number): number {
-  const { width: W, height: H, data } = screen;
-  let green = 0;
-  let n = 0;
-  for (let i = -3; i <= 3; i++)
-    for (let j = -3; j <= 3; j++) {
-      const ix = Math.min(W - 1, Math.max(0, Math.round((cx + (i / 4) * rx) * W)));
-      const iy = Math.min(H - 1, Math.max(0, Math.round((cy + (j / 4) * ry) * H)));
-      const o = (iy * W + ix) * 3;
-      const r = data[o] ?? 0;
-      const g = data[o + 1] ?? 0;
-      const b = data[o + 2] ?? 0;
-      if (g > 150 && g - r > 70 && g - b > 50) green++;
-      n++;
-    }
-  return green / n;
-}
-
 /** Whether a text row is a key's own glyph (its digit, `*`, `#`), read into the key row's label. */
 const isGlyph = (label: string): boolean => asDigit(label) !== null || /^[*＊#]$/.test(label.trim());
+
+/**
+ * Text a keypad prints on a key under its digit: the E.161 letters (`ABC` … `WXYZ`, capitals, three or
+ * four) or the `+` of a long press on `0` — part of the key, not a word that makes the cell a button.
+ */
+const isKeyLetters = (label: string): boolean =>
+  /^([A-Z]{3,4}|\+)$/.test(label.replace(/\s/g, "").toUpperCase());
 
 /**
  * The rows with a recognised keypad listed key by key (`[key] "1"`…`"#"`, `[button] "call"`), the OCR
@@ -200,14 +212,14 @@ const isGlyph = (label: string): boolean => asDigit(label) !== null || /^[*＊#]
  * those words (and a lone `中`/`英` layer key) become key rows.
  */
 export function applyDialPad(screen: RgbImage, rows: readonly Candidate[]): Candidate[] {
-  const pad = findDialPad(rows.filter((r) => r.kind === "text"));
+  const aspect = screen.height / screen.width;
+  const pad = findDialPad(rows.filter((r) => r.kind === "text")) ?? padFromCaps(rows, aspect);
   if (!pad) return [...rows];
   const { grid } = pad;
-  const aspect = screen.height / screen.width;
-  // The cap: ~0.78 of the horizontal pitch, and never taller than 0.9 of the vertical pitch.
-  const d = Math.min(0.78 * grid.pitchX, 0.9 * grid.pitchY * aspect);
+  // The cap as measured, else ~0.78 of the horizontal pitch and never taller than 0.9 of the vertical.
+  const d = grid.cap?.w ?? Math.min(0.78 * grid.pitchX, 0.9 * grid.pitchY * aspect);
   const rx = d / 2;
-  const ry = rx / aspect;
+  const ry = grid.cap ? grid.cap.h / 2 : rx / aspect;
   const capAt = (x: number, y: number): FracBox => [x - rx, y - ry, x + rx, y + ry];
   const onCap = (r: Candidate, x: number, y: number): boolean =>
     Math.abs(centreX(r.box) - x) < rx && Math.abs(centreY(r.box) - y) < ry;
@@ -222,29 +234,53 @@ export function applyDialPad(screen: RgbImage, rows: readonly Candidate[]): Cand
   const keys: Candidate[] = [];
   const caps: PadPoint[] = [];
   const glyphs = new Set<Candidate>();
+  const glyphOf = new Map<Digit, Candidate>();
   for (const digit of DIGITS) {
     const { col, row } = cell(digit);
     const x = grid.cols[col] ?? 0;
     const y = grid.rows[row] ?? 0;
     const glyph = rows.find((r) => r.kind === "text" && asDigit(r.label) === digit && onCap(r, x, y));
+    if (glyph) glyphOf.set(digit, glyph);
+  }
+  const digitBox = usualDigitBox(grid, glyphOf);
+  for (const digit of DIGITS) {
+    const { col, row } = cell(digit);
+    const x = grid.cols[col] ?? 0;
+    const y = grid.rows[row] ?? 0;
+    const glyph = glyphOf.get(digit);
     if (glyph) glyphs.add(glyph);
     // A key OCR did not read is placed from the grid unless a word sits there (its own button).
-    const word = rows.some((r) => r.kind === "text" && onCap(r, x, y) && !isGlyph(r.label));
+    const word = rows.some(
+      (r) => r.kind === "text" && onCap(r, x, y) && !isGlyph(r.label) && !isKeyLetters(r.label),
+    );
     if (pad.keys[digit].inferred && (word || (t9 && row === 3))) continue;
     keys.push({
       kind: "key",
       label: digit,
       box: capAt(x, y),
-      ...(glyph ? { labelBox: glyph.box } : {}),
+      ...(glyph ? { labelBox: glyph.box } : digitBox ? { labelBox: digitBox(x, y) } : {}),
       conf: pad.keys[digit].inferred ? 0.6 : 0.95,
     });
     caps.push({ x, y });
   }
   const passcode = rows.some((r) => r.kind === "text" && PASSCODE_HINT.test(r.label));
+  // A cap is drawn in a cell when it is filled (contrast with the cell's corners), when the detector
+  // found a shape of a cap's size there (an outline ring), or when a glyph's ink sits in its middle
+  // (`*` or `#` OCR did not read, on iOS 6's flat cells or inside a thin ring).
+  const drawnAt = (x: number, y: number): boolean =>
+    capContrast(screen, x, y, rx, ry) > 10 ||
+    rows.some(
+      (r) =>
+        r.kind === "icon" &&
+        Math.abs(centreX(r.box) - x) < rx / 2 &&
+        Math.abs(centreY(r.box) - y) < ry / 2 &&
+        boxWidth(r.box) > 1.4 * rx,
+    ) ||
+    glyphInk(screen, x, y, rx, ry) > GLYPH_INK;
   const starX = grid.cols[0];
   const noStar =
     !rows.some((r) => r.kind === "text" && onCap(r, starX, grid.rows[3])) &&
-    (passcode || capContrast(screen, starX, grid.rows[3], rx, ry) <= 10);
+    (passcode || !drawnAt(starX, grid.rows[3]));
   for (const [label, col] of t9
     ? []
     : ([
@@ -258,7 +294,7 @@ export function applyDialPad(screen: RgbImage, rows: readonly Candidate[]): Cand
     // The passcode and number pads draw the delete key (⌫, a symbol OCR does not read) in the `#` cell
     // and leave the `*` cell empty; the Phone keypad has `*` there and its `#` is a glyph.
     const backspace = !text && col === 2 && noStar && rows.some((r) => r.kind === "icon" && onCap(r, x, y));
-    const drawn = !passcode && capContrast(screen, x, y, rx, ry) > 10;
+    const drawn = !passcode && drawnAt(x, y);
     if (!text && !drawn && !backspace) continue;
     const glyph = text?.label.trim();
     // The `#` cell holds `#` or the delete symbol, which OCR reads as anything (`x`, `⌫`, even `卤`).
@@ -273,10 +309,26 @@ export function applyDialPad(screen: RgbImage, rows: readonly Candidate[]): Cand
     });
     caps.push({ x, y });
   }
+  // The call button: a green disc one pitch under `0` (the Phone app), or a green shape the detector
+  // found elsewhere on that row (apps that set it beside another button).
   const callY = grid.rows[3] + grid.pitchY;
-  if (!t9 && callY + ry < 1 && greenShare(screen, grid.cols[1], callY, rx, ry) > 0.5) {
-    keys.push({ kind: "button", label: "call", box: capAt(grid.cols[1], callY), conf: 0.9 });
-    caps.push({ x: grid.cols[1], y: callY });
+  const callAt = t9
+    ? undefined
+    : [
+        grid.cols[1],
+        ...rows
+          .filter((r) => r.kind === "icon" && Math.abs(centreY(r.box) - callY) < ry)
+          .map((r) => centreX(r.box)),
+      ].find((x) => callY + ry < 1 && greenShare(screen, x, callY, rx, ry) > 0.5);
+  if (callAt !== undefined) {
+    keys.push({ kind: "button", label: "call", box: capAt(callAt, callY), conf: 0.9 });
+    caps.push({ x: callAt, y: callY });
+    // The Phone app's delete key sits right of the call button, in the `#` column (a ⌫ symbol).
+    const del = rows.find((r) => r.kind === "icon" && onCap(r, grid.cols[2], callY));
+    if (del) {
+      keys.push({ kind: "key", label: "delete", box: capAt(grid.cols[2], callY), conf: 0.7 });
+      caps.push({ x: grid.cols[2], y: callY });
+    }
   }
   const bottomKeys: FracBox[] = [];
   if (t9)
@@ -290,7 +342,7 @@ export function applyDialPad(screen: RgbImage, rows: readonly Candidate[]): Cand
       if (label === w.label.trim()) glyphs.add(w);
     }
   if (t9)
-    for (const k of t9Extras(screen, rows, grid, keys)) {
+    for (const k of t9Extras(screen, rows, grid.rows[3], grid.pitchY, keys)) {
       keys.push(k);
       bottomKeys.push(k.box);
     }
@@ -310,37 +362,28 @@ export function applyDialPad(screen: RgbImage, rows: readonly Candidate[]): Cand
 }
 
 /**
- * The T9 keyboard's keys besides the digits and the bottom-row words: its delete key (an icon between
- * the space bar and `return`, as in Apple's 9-key pinyin layout) and the globe/emoji and mic keys under
- * the keyboard (`systemKeys`, with the keyboard spanning the screen's width in ten pitches).
+ * Where a digit sits on its key, from the digits OCR read (median offset from the cell's centre and
+ * median size): a keypad draws every digit at the same place on its cap, above its letters. A digit OCR
+ * missed is given that box as its `labelBox`, so what the key reads is placed on its digit and not over
+ * the letters (`ABC`, `+`) printed under it. Null with fewer than three digits read.
  */
-function t9Extras(
-  screen: RgbImage,
-  rows: readonly Candidate[],
+function usualDigitBox(
   grid: PadGrid,
-  keys: readonly Candidate[],
-): Candidate[] {
-  const out: Candidate[] = [];
-  const y = grid.rows[3];
-  const space = keys.find((k) => k.label === "space");
-  const ret = keys.find((k) => k.label === "return");
-  if (space && ret) {
-    const del = rows.find(
-      (r) =>
-        r.kind === "icon" &&
-        Math.abs(centreY(r.box) - y) < grid.pitchY / 3 &&
-        centreX(r.box) > space.box[2] &&
-        centreX(r.box) < ret.box[0],
-    );
-    if (del) out.push({ kind: "key", label: "delete", box: del.box, conf: 0.8 });
-  }
-  const system = systemKeys(screen, rows, {
-    left: 0,
-    pitch: 0.1,
-    top: y - 3 * grid.pitchY,
-    rowPitch: grid.pitchY,
+  glyphOf: ReadonlyMap<Digit, Candidate>,
+): ((x: number, y: number) => FracBox) | null {
+  const seen = [...glyphOf].map(([d, g]) => {
+    const { col, row } = cell(d);
+    return {
+      dx: centreX(g.box) - (grid.cols[col] ?? 0),
+      dy: centreY(g.box) - (grid.rows[row] ?? 0),
+      w: boxWidth(g.box),
+      h: boxHeight(g.box),
+    };
   });
-  // Only the strip under the keyboard: the bottom row's own keys are the words above.
-  out.push(...system.keys.filter((k) => centreY(k.box) > y + grid.pitchY / 2));
-  return out;
+  if (seen.length < 3) return null;
+  const dx = median(seen.map((s) => s.dx)) ?? 0;
+  const dy = median(seen.map((s) => s.dy)) ?? 0;
+  const w = median(seen.map((s) => s.w)) ?? 0;
+  const h = median(seen.map((s) => s.h)) ?? 0;
+  return (x, y) => [x + dx - w / 2, y + dy - h / 2, x + dx + w / 2, y + dy + h / 2];
 }
