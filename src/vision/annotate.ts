@@ -54,17 +54,18 @@ export class ScreenAnnotator {
     private readonly options: AnnotateOptions = DEFAULT_ANNOTATE_OPTIONS,
   ) {}
 
-  /** The annotated JPEG of `screen` (which is not modified). */
-  async annotate(screen: RgbImage, entries: readonly ListingEntry[]): Promise<Buffer> {
-    const { maxLongEdge, quality } = this.options;
-    const scale = Math.min(1, maxLongEdge / Math.max(screen.width, screen.height));
-    const w = Math.max(1, Math.round(screen.width * scale));
-    const h = Math.max(1, Math.round(screen.height * scale));
-    const raw = { width: screen.width, height: screen.height, channels: 3 } as const;
-    const data =
-      w === screen.width && h === screen.height
-        ? Buffer.from(screen.data.subarray(0, w * h * 3))
-        : await sharp(screen.data, { raw }).resize(w, h, { fit: "fill" }).raw().toBuffer();
+  /**
+   * The annotated JPEG of `screen` (which is not modified). `pending`: `this.canvas(screen)` started
+   * earlier, so its resize (in libuv's pool) overlaps the caller's work; started here otherwise.
+   */
+  async annotate(
+    screen: RgbImage,
+    entries: readonly ListingEntry[],
+    pending: Promise<Buffer> = this.canvas(screen),
+  ): Promise<Buffer> {
+    const { quality } = this.options;
+    const { width: w, height: h } = this.canvasSize(screen);
+    const data = await pending;
     const canvas: RgbImage = { width: w, height: h, channels: 3, data };
     const stroke = Math.max(1, Math.round(w / 400));
     const size = Math.max(9, Math.round(w / 36));
@@ -93,6 +94,27 @@ export class ScreenAnnotator {
     return sharp(data, { raw: { width: w, height: h, channels: 3 } })
       .jpeg({ quality })
       .toBuffer();
+  }
+
+  /**
+   * A fresh copy of `screen` at the JPEG's size (`maxLongEdge`), to draw on. The pipeline starts it
+   * before the listing's semantics run: the shrink of a full-size screenshot then runs on the other
+   * core meanwhile, and the pixels are the same.
+   */
+  async canvas(screen: RgbImage): Promise<Buffer> {
+    const { width: w, height: h } = this.canvasSize(screen);
+    const raw = { width: screen.width, height: screen.height, channels: 3 } as const;
+    return w === screen.width && h === screen.height
+      ? Buffer.from(screen.data.subarray(0, w * h * 3))
+      : sharp(screen.data, { raw }).resize(w, h, { fit: "fill" }).raw().toBuffer();
+  }
+
+  private canvasSize(screen: RgbImage): { width: number; height: number } {
+    const scale = Math.min(1, this.options.maxLongEdge / Math.max(screen.width, screen.height));
+    return {
+      width: Math.max(1, Math.round(screen.width * scale)),
+      height: Math.max(1, Math.round(screen.height * scale)),
+    };
   }
 
   /** Masks of 0–9 at `size`, each as tall as a tag with the baseline where the SVG overlay put it. */

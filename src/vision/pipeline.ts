@@ -144,9 +144,14 @@ export class VisionPipeline {
     const { ocr, detector, clock } = this.deps;
     const t0 = clock.now();
     const [text, objects] = await Promise.all([ocr.recognize(screen, detail), detector.detect(screen)]);
+    // The annotation's canvas (a full-size screenshot shrunk to the JPEG's size, in libuv's pool) is
+    // made on the other core while the listing's semantics run on this one. Started after the models
+    // ran, so it is not alive while their arenas are at their largest (peak RSS).
+    const canvas = this.annotator.canvas(screen);
+    canvas.catch(() => undefined); // awaited below; a listing error must not leave it unhandled
     const entries = buildListing(text, objects, this.options.listing, screen, this.deps.iconMemory);
     const t1 = clock.now();
-    const image = await this.annotator.annotate(screen, entries);
+    const image = await this.annotator.annotate(screen, entries, canvas);
     const t2 = clock.now();
     return {
       screen,

@@ -71,4 +71,17 @@ describe("ScreenAnnotator", () => {
     const once = await annotateScreen(screen, entries, fonts, { maxLongEdge: 800, quality: 80 });
     expect(once.equals(kept)).toBe(true);
   });
+
+  it("gives the same JPEG from a canvas started early, and leaves the screen's pixels alone", async () => {
+    // A textured screen, so the shrink's filter shows in the bytes.
+    const screen = grey(1170, 2532);
+    for (let i = 0; i < screen.data.length; i++) screen.data[i] = (i * 7919) % 251;
+    const before = Buffer.from(screen.data);
+    const annotator = new ScreenAnnotator(fonts);
+    const early = annotator.canvas(screen);
+    const a = await annotator.annotate(screen, entries, early);
+    const b = await annotator.annotate(screen, entries);
+    expect(a.equals(b)).toBe(true);
+    expect(screen.data.equals(before)).toBe(true);
+  });
 });

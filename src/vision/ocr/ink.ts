@@ -1,4 +1,4 @@
-import { luma, type RgbImage } from "../../shared/image.js";
+import { type GrayImage, luma, type RgbImage } from "../../shared/image.js";
 import type { PixelBox } from "./detect.js";
 
 /**
@@ -29,8 +29,14 @@ export interface GreyCrop {
   maxDiff: number;
 }
 
+/**
+ * A colour screen or a one-plane grey one (the OCR's contrast-normalised screen): a grey pixel reads as
+ * the RGB pixel with that value in all three channels would, to the bit.
+ */
+export type InkImage = RgbImage | GrayImage;
+
 /** The box clipped to the image and cropped to luma; null when smaller than `minW`×`minH`. */
-export function greyCrop(image: RgbImage, box: PixelBox, minW: number, minH: number): GreyCrop | null {
+export function greyCrop(image: InkImage, box: PixelBox, minW: number, minH: number): GreyCrop | null {
   const x0 = Math.max(0, Math.floor(box.x0));
   const y0 = Math.max(0, Math.floor(box.y0));
   const x1 = Math.min(image.width, Math.ceil(box.x1));
@@ -40,11 +46,19 @@ export function greyCrop(image: RgbImage, box: PixelBox, minW: number, minH: num
   if (w < minW || h < minH) return null;
   const grey = new Float32Array(w * h);
   const d = image.data;
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) {
-      const o = ((y0 + y) * image.width + x0 + x) * 3;
-      grey[y * w + x] = luma(d, o);
-    }
+  if ("channels" in image)
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) {
+        const o = ((y0 + y) * image.width + x0 + x) * 3;
+        grey[y * w + x] = luma(d, o);
+      }
+  else
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) {
+        // `luma` of three equal channels, term by term, so the float32 stored is the same.
+        const v = d[(y0 + y) * image.width + x0 + x] ?? 0;
+        grey[y * w + x] = 0.299 * v + 0.587 * v + 0.114 * v;
+      }
   const border: number[] = [];
   for (let x = 0; x < w; x++) border.push(grey[x] ?? 0, grey[(h - 1) * w + x] ?? 0);
   for (let y = 0; y < h; y++) border.push(grey[y * w] ?? 0, grey[y * w + w - 1] ?? 0);
@@ -55,7 +69,7 @@ export function greyCrop(image: RgbImage, box: PixelBox, minW: number, minH: num
   return { x0, y0, w, h, grey, bg, maxDiff };
 }
 
-function inkMask(image: RgbImage, box: PixelBox): InkMask | null {
+function inkMask(image: InkImage, box: PixelBox): InkMask | null {
   const crop = greyCrop(image, box, 3, 3);
   if (!crop) return null;
   const { x0, y0, w, h, grey, bg, maxDiff } = crop;
@@ -89,7 +103,7 @@ function inkBounds(m: InkMask): { x0: number; y0: number; x1: number; y1: number
  * text is. Returns the region unchanged when it holds no clear ink (a low-contrast read is better boxed
  * loosely than lost).
  */
-export function tightenToInk(image: RgbImage, box: PixelBox): PixelBox {
+export function tightenToInk(image: InkImage, box: PixelBox): PixelBox {
   const m = inkMask(image, box);
   const b = m && inkBounds(m);
   if (!m || !b) return box;
@@ -126,7 +140,7 @@ export function endsWithRaisedMark(image: RgbImage, box: PixelBox): boolean {
  * (as wide as the region is tall) holds one flat, wide-enough blob of ink in the middle band of the
  * line and touching nothing above or below, the region grows to take it in; otherwise it is unchanged.
  */
-export function withLeadingDash(image: RgbImage, box: PixelBox): PixelBox {
+export function withLeadingDash(image: InkImage, box: PixelBox): PixelBox {
   const h = box.y1 - box.y0;
   const strip: PixelBox = {
     x0: Math.max(0, box.x0 - h),

@@ -1,4 +1,4 @@
-import type { RgbImage } from "../../shared/image.js";
+import type { GrayImage, RgbImage } from "../../shared/image.js";
 import type { PixelBox } from "./detect.js";
 
 /**
@@ -22,7 +22,8 @@ import type { PixelBox } from "./detect.js";
  * with `mean` and `meanAbsDev` box-filtered twice (≈ a Gaussian of σ ≈ 0.8 · radius; radius ≈ 2.6% of
  * the screen width, about a line of body text). The floor keeps flat areas flat instead of amplifying
  * sensor noise. Polarity is kept (light text stays light); PP-OCR
- * reads both. Output is grey in all three channels. About 15 ms for 585×1266 on one core.
+ * reads both. Output is one grey plane (every consumer of the normalised screen reads one channel: a
+ * three-channel copy was 9 MB more resident on a 3× screenshot). About 15 ms for 585×1266 on one core.
  */
 export interface LocalContrastOptions {
   /** Box-filter radius as a fraction of the image width (applied twice): the same screen area at any resolution. */
@@ -35,16 +36,13 @@ export interface LocalContrastOptions {
 
 export const DEFAULT_LOCAL_CONTRAST: LocalContrastOptions = { radius: 0.026, gain: 40, floor: 10 };
 
-/** A normalised screen: grey in all three channels, and that grey once more as one byte a pixel. */
-export type NormalizedImage = RgbImage & {
-  /** The grey plane (`width`×`height`, row-major): what each pixel's three channels hold. */
-  grey: Uint8Array;
-};
+/** A normalised screen: one grey byte a pixel (`width`×`height`, row-major). */
+export type NormalizedImage = GrayImage;
 
 /**
- * `into`: an earlier result of the same size whose buffers may be overwritten (the caller is done with
- * it); it is returned. A 3× screenshot's copy and plane are 12 MB: written in place each peek, they
- * never pile up as garbage waiting for a collection (peak RSS).
+ * `into`: an earlier result of the same size whose plane may be overwritten (the caller is done with
+ * it); it is returned. A 3× screenshot's plane is 3 MB: written in place each peek, it never piles up
+ * as garbage waiting for a collection (peak RSS).
  */
 export function normalizeLocalContrast(
   image: RgbImage,
@@ -60,8 +58,8 @@ export function normalizeLocalContrast(
   const gw = Math.ceil(w / CELL);
   const gh = Math.ceil(h / CELL);
   const r = Math.max(1, Math.round((options.radius * w) / CELL));
-  // Every byte of both buffers is written before it is read.
-  const grey = reuse?.grey ?? new Uint8Array(w * h);
+  // Every byte of the plane is written before it is read.
+  const grey = reuse?.data ?? new Uint8Array(w * h);
   const cells = new Float32Array(gw * gh);
   for (let y = 0, j = 0, i = 0; y < h; y++) {
     const row = ((y / CELL) | 0) * gw;
@@ -106,13 +104,12 @@ export function normalizeLocalContrast(
   const { gain, floor } = options;
   for (let c = 0; c < devGrid.length; c++) devGrid[c] = gain / ((devGrid[c] as number) + floor);
   const scale = new GridRows(devGrid, gw, gh, w);
-  const out = reuse?.data ?? Buffer.allocUnsafe(w * h * 3);
   // Each grey byte is read for the last time here: the plane takes the output in its place.
   // Both fields share the column weights.
-  for (let y = 0, j = 0, i = 0; y < h; y++) {
+  for (let y = 0, j = 0; y < h; y++) {
     const mb = mean.blendRow(y);
     const kb = scale.blendRow(y);
-    for (let x = 0; x < w; x++, j++, i += 3) {
+    for (let x = 0; x < w; x++, j++) {
       const c = cols[x] as number;
       const f = fx[x] as number;
       const ml = mb[c] as number;
@@ -122,12 +119,9 @@ export function normalizeLocalContrast(
       const v = 128.5 + ((grey[j] as number) - m) * k;
       const byte = v <= 0 ? 0 : v >= 255 ? 255 : v | 0;
       grey[j] = byte;
-      out[i] = byte;
-      out[i + 1] = byte;
-      out[i + 2] = byte;
     }
   }
-  return reuse ?? { width: w, height: h, channels: 3, data: out, grey };
+  return reuse ?? { width: w, height: h, data: grey };
 }
 
 /** min(R, G, B) of the pixel whose red byte is at `i`. */

@@ -8,7 +8,7 @@ import type { OcrOptions } from "./config.js";
 import { ctcDecode, restoreSpaces } from "./ctc.js";
 import { typographicDashes } from "./dashes.js";
 import { dbBoxes, detectionInput, detectionInputGrey, detectionSize, type PixelBox } from "./detect.js";
-import { endsWithRaisedMark, tightenToInk, withLeadingDash } from "./ink.js";
+import { endsWithRaisedMark, type InkImage, tightenToInk, withLeadingDash } from "./ink.js";
 import { leadingIcon } from "./lead-icon.js";
 import {
   DEFAULT_LOCAL_CONTRAST,
@@ -112,13 +112,13 @@ export class PaddleOcrEngine implements OcrEngine {
     // Glare-washed labels only show after local contrast normalisation, so text is found there; it is
     // read in true colours (the normalised grey loses fine marks such as `°`), and only a washed-out
     // region read weakly in colour is read again from the normalised image, the more confident reading
-    // winning.
+    // winning. The normalised screen is one grey plane; ink and crops read it as three equal channels.
     const normalized = this.options.localContrast
       ? normalizeLocalContrast(image, DEFAULT_LOCAL_CONTRAST, this.normalized)
       : undefined;
     this.normalized = normalized;
-    const flat: RgbImage = normalized ?? image;
-    const boxes = (await this.detect(flat, normalized?.grey)).map((b) => withLeadingDash(flat, b));
+    const flat: InkImage = normalized ?? image;
+    const boxes = (await this.detect(normalized ?? image)).map((b) => withLeadingDash(flat, b));
     const read = await this.read(detail, boxes.map(toDetail));
     if (flat !== image) {
       const weak = read.flatMap((r, i) => {
@@ -202,12 +202,13 @@ export class PaddleOcrEngine implements OcrEngine {
     return columnCase(lines);
   }
 
-  /** Text regions in source pixels; `grey`: the image's one plane when its three channels are equal. */
-  private async detect(image: RgbImage, grey?: Uint8Array): Promise<PixelBox[]> {
+  /** Text regions in source pixels, on a colour screen or a grey plane (its three channels equal). */
+  private async detect(image: InkImage): Promise<PixelBox[]> {
     const size = detectionSize(image.width, image.height, this.options.detectionWidth);
-    const data = grey
-      ? detectionInputGrey(grey, image.width, image.height, size.width, size.height)
-      : detectionInput(image, size.width, size.height);
+    const data =
+      "channels" in image
+        ? detectionInput(image, size.width, size.height)
+        : detectionInputGrey(image.data, image.width, image.height, size.width, size.height);
     const input = new this.parts.ort.Tensor("float32", data, [1, 3, size.height, size.width]);
     const out = await this.parts.det.run({ [this.parts.det.inputNames[0] ?? "x"]: input });
     const map = out[this.parts.det.outputNames[0] ?? ""];
@@ -226,7 +227,7 @@ export class PaddleOcrEngine implements OcrEngine {
 
   /** Recognised text per box (same order as `boxes`); only the boxes at `which` (default all) are read. */
   private async read(
-    image: RgbImage,
+    image: InkImage,
     boxes: readonly PixelBox[],
     which?: readonly number[],
   ): Promise<ReadText[]> {

@@ -1,7 +1,7 @@
-import type { RgbImage } from "../../shared/image.js";
 import { asciiLetters, iconBeforeHan, trailingHelpMark } from "./cjk.js";
 import type { CtcResult } from "./ctc.js";
 import type { PixelBox } from "./detect.js";
+import type { InkImage } from "./ink.js";
 import { monospacePitch } from "./monospace.js";
 import { slashCandidate } from "./slashes.js";
 import { appleNames } from "./typography.js";
@@ -33,7 +33,7 @@ export function recognitionWidth(box: PixelBox): number {
  * better than the flat grey PaddleOCR pads with.
  */
 export function writeCrop(
-  image: RgbImage,
+  image: InkImage,
   box: PixelBox,
   width: number,
   dst: Float32Array,
@@ -44,6 +44,8 @@ export function writeCrop(
   // one deoptimised this loop, which then ran unoptimised, boxing every float (~17 MB of garbage a peek).
   cropPixels(
     image.data,
+    // A grey plane reads as three equal channels (same arithmetic per channel, so the same floats).
+    "channels" in image ? 3 : 1,
     image.width,
     image.height,
     box.x0,
@@ -60,6 +62,7 @@ export function writeCrop(
 /** `writeCrop` on the box's corners. */
 function cropPixels(
   data: Uint8Array,
+  ch: number,
   iw: number,
   ih: number,
   bx0: number,
@@ -80,6 +83,8 @@ function cropPixels(
   const plane = REC_HEIGHT * stride;
   const maxX = iw - 1;
   const maxY = ih - 1;
+  const g1 = ch === 3 ? 1 : 0;
+  const g2 = ch === 3 ? 2 : 0;
   for (let oy = 0; oy < REC_HEIGHT; oy++) {
     for (let ox = 0; ox < width; ox++) {
       let r = 0;
@@ -95,25 +100,25 @@ function cropPixels(
           const x0 = Math.floor(fx);
           const x1 = Math.min(maxX, x0 + 1);
           const wx = fx - x0;
-          const a = (y0 * iw + x0) * 3;
-          const c = (y0 * iw + x1) * 3;
-          const e = (y1 * iw + x0) * 3;
-          const f = (y1 * iw + x1) * 3;
+          const a = (y0 * iw + x0) * ch;
+          const c = (y0 * iw + x1) * ch;
+          const e = (y1 * iw + x0) * ch;
+          const f = (y1 * iw + x1) * ch;
           const w00 = (1 - wx) * (1 - wy);
           const w01 = wx * (1 - wy);
           const w10 = (1 - wx) * wy;
           const w11 = wx * wy;
           r += (data[a] ?? 0) * w00 + (data[c] ?? 0) * w01 + (data[e] ?? 0) * w10 + (data[f] ?? 0) * w11;
           g +=
-            (data[a + 1] ?? 0) * w00 +
-            (data[c + 1] ?? 0) * w01 +
-            (data[e + 1] ?? 0) * w10 +
-            (data[f + 1] ?? 0) * w11;
+            (data[a + g1] ?? 0) * w00 +
+            (data[c + g1] ?? 0) * w01 +
+            (data[e + g1] ?? 0) * w10 +
+            (data[f + g1] ?? 0) * w11;
           b +=
-            (data[a + 2] ?? 0) * w00 +
-            (data[c + 2] ?? 0) * w01 +
-            (data[e + 2] ?? 0) * w10 +
-            (data[f + 2] ?? 0) * w11;
+            (data[a + g2] ?? 0) * w00 +
+            (data[c + g2] ?? 0) * w01 +
+            (data[e + g2] ?? 0) * w10 +
+            (data[f + g2] ?? 0) * w11;
         }
       }
       const o = offset + oy * stride + ox;
