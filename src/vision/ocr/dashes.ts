@@ -1,6 +1,6 @@
 import type { RgbImage } from "../../shared/image.js";
 import type { PixelBox } from "./detect.js";
-import { greyCrop } from "./ink.js";
+import { greyCrop, labelInk } from "./ink.js";
 
 /**
  * Dashes and minus signs from their ink. The recogniser tells a bar's length poorly: its dictionary
@@ -38,39 +38,14 @@ export interface InkComponent {
 export function inkComponents(image: RgbImage, line: PixelBox): InkComponent[] {
   const crop = greyCrop(image, line, 3, 4);
   if (!crop) return [];
-  const { x0, y0, w, h, grey, bg, maxDiff } = crop;
-  if (maxDiff < 48) return [];
-  const threshold = maxDiff / 2;
-  const seen = new Uint8Array(w * h);
-  const out: InkComponent[] = [];
-  const stack: number[] = [];
-  for (let start = 0; start < w * h; start++) {
-    if (seen[start] || Math.abs((grey[start] ?? 0) - bg) <= threshold) continue;
-    seen[start] = 1;
-    stack.push(start);
-    const c = { x0: w, y0: h, x1: -1, y1: -1 };
-    while (stack.length > 0) {
-      const p = stack.pop() ?? 0;
-      const px = p % w;
-      const py = (p - px) / w;
-      c.x0 = Math.min(c.x0, px);
-      c.x1 = Math.max(c.x1, px);
-      c.y0 = Math.min(c.y0, py);
-      c.y1 = Math.max(c.y1, py);
-      for (let dy = -1; dy <= 1; dy++)
-        for (let dx = -1; dx <= 1; dx++) {
-          const nx = px + dx;
-          const ny = py + dy;
-          if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
-          const q = ny * w + nx;
-          if (!seen[q] && Math.abs((grey[q] ?? 0) - bg) > threshold) {
-            seen[q] = 1;
-            stack.push(q);
-          }
-        }
-    }
-    out.push({ x0: x0 + c.x0, y0: y0 + c.y0, x1: x0 + c.x1, y1: y0 + c.y1 });
-  }
+  if (crop.maxDiff < 48) return [];
+  const { x0, y0 } = crop;
+  const out = labelInk(crop, crop.maxDiff / 2).comps.map((c) => ({
+    x0: x0 + c.x0,
+    y0: y0 + c.y0,
+    x1: x0 + c.x1,
+    y1: y0 + c.y1,
+  }));
   return out.sort((a, b) => a.x0 - b.x0);
 }
 

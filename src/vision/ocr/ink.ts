@@ -161,3 +161,55 @@ export function withLeadingDash(image: InkImage, box: PixelBox): PixelBox {
   const dashLike = inkH <= 0.2 * h && inkW >= h / 6 && mid > 0.3 && mid < 0.75 && m.w - 1 - b.x1 <= h / 3;
   return dashLike ? { ...box, x0: Math.max(0, m.x0 + b.x0 - 2) } : box;
 }
+
+/** An ink component of a grey crop: its id (its pixels hold `id + 1` in the label plane) and bounds, crop pixels. */
+export interface LabelledComponent {
+  id: number;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/**
+ * The 8-connected ink components of `crop`, in scan order (by first pixel, top to bottom): ink is what differs
+ * from the crop's border grey by more than `threshold`. `label` holds each pixel's component id + 1 (0: none).
+ */
+export function labelInk(
+  crop: GreyCrop,
+  threshold: number,
+): { label: Int32Array; comps: LabelledComponent[] } {
+  const { w, h, grey, bg } = crop;
+  const label = new Int32Array(w * h);
+  const comps: LabelledComponent[] = [];
+  const stack: number[] = [];
+  for (let start = 0; start < w * h; start++) {
+    if (label[start] || Math.abs((grey[start] ?? 0) - bg) <= threshold) continue;
+    const id = comps.length;
+    const c = { id, x0: w, y0: h, x1: -1, y1: -1 };
+    label[start] = id + 1;
+    stack.push(start);
+    while (stack.length > 0) {
+      const p = stack.pop() ?? 0;
+      const px = p % w;
+      const py = (p - px) / w;
+      c.x0 = Math.min(c.x0, px);
+      c.x1 = Math.max(c.x1, px);
+      c.y0 = Math.min(c.y0, py);
+      c.y1 = Math.max(c.y1, py);
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = px + dx;
+          const ny = py + dy;
+          if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
+          const q = ny * w + nx;
+          if (!label[q] && Math.abs((grey[q] ?? 0) - bg) > threshold) {
+            label[q] = id + 1;
+            stack.push(q);
+          }
+        }
+    }
+    comps.push(c);
+  }
+  return { label, comps };
+}

@@ -1,6 +1,6 @@
 import type { RgbImage } from "../../shared/image.js";
 import type { PixelBox } from "./detect.js";
-import { greyCrop } from "./ink.js";
+import { greyCrop, type LabelledComponent, labelInk } from "./ink.js";
 
 /**
  * Slashes and backslashes in code from their ink. Code shown on a phone (a script editor such as
@@ -69,13 +69,8 @@ function suspect(text: string, i: number): boolean {
   return BAR_LIKE.test(c);
 }
 
-interface Component {
-  id: number;
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
+/** An ink component, crop pixels (`labelInk`). */
+type Component = LabelledComponent;
 
 interface Labelled {
   w: number;
@@ -92,40 +87,8 @@ interface Labelled {
 function label(image: RgbImage, box: PixelBox): Labelled | undefined {
   const crop = greyCrop(image, box, 3, 6);
   if (!crop || crop.maxDiff < 48) return undefined;
-  const { w, h, grey, bg, maxDiff } = crop;
-  const threshold = maxDiff / 2;
-  const lab = new Int32Array(w * h);
-  const comps: Component[] = [];
-  const stack: number[] = [];
-  for (let start = 0; start < w * h; start++) {
-    if (lab[start] || Math.abs((grey[start] ?? 0) - bg) <= threshold) continue;
-    const id = comps.length;
-    const c = { id, x0: w, y0: h, x1: -1, y1: -1 };
-    lab[start] = id + 1;
-    stack.push(start);
-    while (stack.length > 0) {
-      const p = stack.pop() ?? 0;
-      const px = p % w;
-      const py = (p - px) / w;
-      c.x0 = Math.min(c.x0, px);
-      c.x1 = Math.max(c.x1, px);
-      c.y0 = Math.min(c.y0, py);
-      c.y1 = Math.max(c.y1, py);
-      for (let dy = -1; dy <= 1; dy++)
-        for (let dx = -1; dx <= 1; dx++) {
-          const nx = px + dx;
-          const ny = py + dy;
-          if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
-          const q = ny * w + nx;
-          if (!lab[q] && Math.abs((grey[q] ?? 0) - bg) > threshold) {
-            lab[q] = id + 1;
-            stack.push(q);
-          }
-        }
-    }
-    comps.push(c);
-  }
-  return { w, h, label: lab, comps, ox: crop.x0, oy: crop.y0 };
+  const { label: lab, comps } = labelInk(crop, crop.maxDiff / 2);
+  return { w: crop.w, h: crop.h, label: lab, comps, ox: crop.x0, oy: crop.y0 };
 }
 
 /** Centres (crop x) of the runs of component `c` along row `y`. */
