@@ -148,3 +148,32 @@ export function typographicDashes(
   }
   return prefix + chars.join("");
 }
+
+/**
+ * `text` without the dash read just before a closing ellipsis when the line's ink ends in dots alone:
+ * the recogniser reads the first dots of a `…` as a dash (`键盘与隐私…` read `键盘与隐私—…`). Kept when a
+ * bar stands before the dots (a real dash). `line` is the line's ink box in `image`.
+ */
+export function ellipsisDash(text: string, image: RgbImage, line: PixelBox): string {
+  const m = /[-－—–一]…$/u.exec(text);
+  if (!m) return text;
+  const comps = inkComponents(image, line);
+  let top = Number.POSITIVE_INFINITY;
+  let bottom = Number.NEGATIVE_INFINITY;
+  for (const c of comps) {
+    top = Math.min(top, c.y0);
+    bottom = Math.max(bottom, c.y1);
+  }
+  const lineH = bottom - top + 1;
+  // An ellipsis dot: small and round (at most a fifth of the line each way, aspect within 2).
+  const isDot = (c: InkComponent) => {
+    const w = c.x1 - c.x0 + 1;
+    const h = c.y1 - c.y0 + 1;
+    return w <= 0.2 * lineH && h <= 0.2 * lineH && w <= 2 * h && h <= 2 * w;
+  };
+  let dots = 0;
+  while (dots < comps.length && isDot(comps[comps.length - 1 - dots] as InkComponent)) dots++;
+  const before = comps[comps.length - 1 - dots];
+  if (dots < 3 || (before && isBar(before, top, bottom))) return text;
+  return `${text.slice(0, m.index)}…`;
+}

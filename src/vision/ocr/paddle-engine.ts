@@ -6,7 +6,7 @@ import { recoverSkippedHan, splitAtHanGaps, unifyHanScript, variantPartners } fr
 import { columnCase } from "./column-case.js";
 import type { OcrOptions } from "./config.js";
 import { ctcDecode, restoreSpaces } from "./ctc.js";
-import { typographicDashes } from "./dashes.js";
+import { ellipsisDash, typographicDashes } from "./dashes.js";
 import { dbBoxes, detectionInput, detectionInputGrey, detectionSize, type PixelBox } from "./detect.js";
 import { endsWithRaisedMark, type InkImage, tightenToInk, withLeadingDash } from "./ink.js";
 import { leadingIcon } from "./lead-icon.js";
@@ -191,7 +191,7 @@ export class PaddleOcrEngine implements OcrEngine {
         const cut =
           parts.length === 1 ? line : tightenToInk(flat, { ...line, x0: piece.x0 / sx, x1: piece.x1 / sx });
         lines.push({
-          text: piece.text,
+          text: ellipsisDash(piece.text, detail, toDetail(cut)),
           conf: r.conf,
           box: [cut.x0 / width, cut.y0 / height, cut.x1 / width, cut.y1 / height],
         });

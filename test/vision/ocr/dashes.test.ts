@@ -7,6 +7,7 @@ import {
   dashForLength,
   EM_DASH_MIN,
   EN_DASH_MIN,
+  ellipsisDash,
   inkComponents,
   isBar,
   typographicDashes,
@@ -31,6 +32,26 @@ const spaced = (len: number) =>
     [60, 18, 60 + len, 21],
     [150, 5, 180, 35],
   ]);
+
+describe("a dash read before a closing ellipsis", () => {
+  // A 30 px ideograph block, then three 4 px dots at the baseline (x 60…96); `bar`: a dash before them.
+  const line = (bar: boolean) =>
+    drawn(200, [
+      [10, 5, 40, 35],
+      ...(bar ? ([[46, 18, 56, 21]] as [number, number, number, number][]) : []),
+      [60, 30, 64, 34],
+      [72, 30, 76, 34],
+      [84, 30, 88, 34],
+    ]);
+
+  it("drops it when the ink ends in dots alone, keeps it when a bar stands before them", () => {
+    expect(ellipsisDash("私—…", line(false), LINE)).toBe("私…");
+    expect(ellipsisDash("私一…", line(false), LINE)).toBe("私…");
+    expect(ellipsisDash("私—…", line(true), LINE)).toBe("私—…");
+    expect(ellipsisDash("私…", line(false), LINE)).toBe("私…");
+    expect(ellipsisDash("私—", line(false), LINE)).toBe("私—"); // no ellipsis read: not this case
+  });
+});
 
 describe("dash lengths", () => {
   it("tells a hyphen, an en dash and an em dash by length against the line's ink height", () => {
