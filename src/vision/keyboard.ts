@@ -307,11 +307,17 @@ export function applyKeyboard(rows: readonly Candidate[], aspect: number, screen
     centreX(r.box) < k.box[2] &&
     centreY(r.box) > k.box[1] &&
     centreY(r.box) < k.box[3];
+  // A system key with words printed on it (a Chinese keyboard's `英`/`中` switch) is named by them.
+  const printed = (k: Candidate) =>
+    rows.find((r) => r.kind === "text" && within(r, k) && worthKeeping(r.label, k.label));
+  const namedSystem = system.keys.map((k): Candidate => {
+    const p = printed(k);
+    return p ? { ...k, label: p.label.trim(), labelBox: p.box } : k;
+  });
   const kept = rows.filter((r) => {
     if (system.used.has(r)) return false;
-    // A symbol key's icon read as a character (the mic as `0`).
-    if (r.kind === "text" && system.keys.some((k) => within(r, k) && !worthKeeping(r.label, k.label)))
-      return false;
+    // A symbol key's icon read as a character (the mic as `0`), or the words naming the key.
+    if (r.kind === "text" && system.keys.some((k) => within(r, k))) return false;
     const x = centreX(r.box);
     const y = centreY(r.box);
     if (!(y > band[1] && y < band[3])) return true;
@@ -328,6 +334,6 @@ export function applyKeyboard(rows: readonly Candidate[], aspect: number, screen
       const labelBox = read(k);
       return { kind: "key", label: k.label, box: k.box, ...(labelBox ? { labelBox } : {}), conf };
     }),
-    ...system.keys,
+    ...namedSystem,
   ];
 }

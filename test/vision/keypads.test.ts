@@ -157,6 +157,23 @@ describe("applyKeyboard: text on keys and the system keys", () => {
     expect(n123[2]).toBeLessThan(0.13);
   });
 
+  it("names a system key by the words printed on it (a Chinese keyboard's 英 switch), once", () => {
+    // rb-universekb-t9-qwerty: `英` where the emoji key sits, between `123` and the space bar.
+    const rows = [
+      text("B", at(6, 2)),
+      text("M", at(8, 2)),
+      text("123", at(0.65, 3)),
+      icon([0.16, 0.88, 0.21, 0.91]),
+      text("英", [0.175, 0.885, 0.195, 0.905]),
+      text("space", at(5, 3)),
+      text("return", at(8.8, 3)),
+    ];
+    const out = applyKeyboard(rows, 667 / 375);
+    const switchKey = out.filter((r) => r.kind === "key" && inside([0.185, 0.895], r.box));
+    expect(switchKey.map((k) => k.label)).toEqual(["英"]);
+    expect(out.some((r) => r.kind === "text" && r.label === "英")).toBe(false);
+  });
+
   it("lists the mic and the globe/emoji key under the keyboard from the detector's icons", () => {
     const rows = applyKeyboard(
       [...anchors, icon([0.05, 0.93, 0.15, 0.97]), icon([0.84, 0.93, 0.94, 0.97])],
