@@ -128,3 +128,54 @@ function glyphShape(image: RgbImage, box: PixelBox, lineInkHeight: number): Glyp
     }
   return { fill: count / (bw * bh), aspect: bw / bh, holes, height: bh / Math.max(1, lineInkHeight) };
 }
+
+/** Corner brackets: their corner is their box's top-left, always inked. */
+const CORNER_OPENERS = new Set(["『", "「"]);
+const HAN = /\p{Script=Han}/u;
+
+/**
+ * An icon just left of a Chinese label read as an opening corner bracket, with no space (`♪媒体` read
+ * `『媒体`): the first character is `『` or `「` closed nowhere on the line and followed by an ideograph,
+ * and the first glyph's ink (up to the first clear gap) leaves the top-left third of its box empty,
+ * where a corner bracket draws its corner. Returns where that glyph ends (image x) for the caller to cut
+ * it, or undefined.
+ */
+export function iconReadAsOpener(image: RgbImage, line: PixelBox, text: string): number | undefined {
+  const first = text[0] ?? "";
+  if (!CORNER_OPENERS.has(first) || !HAN.test(text[1] ?? "")) return undefined;
+  if (text.includes(first === "『" ? "』" : first === "「" ? "」" : first === "（" ? "）" : ")"))
+    return undefined;
+  const crop = greyCrop(image, line, 6, 6);
+  if (!crop || crop.maxDiff < 48) return undefined;
+  const { w, h, grey, bg } = crop;
+  const t = crop.maxDiff / 2;
+  const inkAt = (x: number, y: number) => Math.abs((grey[y * w + x] ?? 0) - bg) > t;
+  // The first glyph: from the first inked column to the first gap of ≥ 1/8 line height.
+  const gap = Math.max(2, Math.round(h / 8));
+  let x0 = -1;
+  let x1 = -1;
+  let blank = 0;
+  for (let x = 0; x < w; x++) {
+    let col = false;
+    for (let y = 0; y < h && !col; y++) col = inkAt(x, y);
+    if (col) {
+      if (x0 < 0) x0 = x;
+      x1 = x;
+      blank = 0;
+    } else if (x0 >= 0 && ++blank >= gap) break;
+  }
+  if (x0 < 0 || x1 - x0 < 2 || x1 >= w - gap) return undefined;
+  let y0 = h;
+  let y1 = -1;
+  for (let y = 0; y < h; y++)
+    for (let x = x0; x <= x1; x++)
+      if (inkAt(x, y)) {
+        y0 = Math.min(y0, y);
+        y1 = Math.max(y1, y);
+      }
+  const qx = x0 + 0.35 * (x1 - x0 + 1);
+  const qy = y0 + 0.35 * (y1 - y0 + 1);
+  let corner = 0;
+  for (let y = y0; y < qy; y++) for (let x = x0; x < qx; x++) if (inkAt(x, y)) corner++;
+  return corner === 0 ? crop.x0 + x1 + 1 : undefined;
+}

@@ -9,7 +9,7 @@ import { ctcDecode, restoreSpaces } from "./ctc.js";
 import { ellipsisDash, typographicDashes } from "./dashes.js";
 import { dbBoxes, detectionInput, detectionInputGrey, detectionSize, type PixelBox } from "./detect.js";
 import { endsWithRaisedMark, type InkImage, tightenToInk, withLeadingDash } from "./ink.js";
-import { leadingIcon } from "./lead-icon.js";
+import { iconReadAsOpener, leadingIcon } from "./lead-icon.js";
 import {
   DEFAULT_LOCAL_CONTRAST,
   darkestChannelSpread,
@@ -176,10 +176,16 @@ export class PaddleOcrEngine implements OcrEngine {
       const space = spaces[0];
       let line = ink;
       let rest = text;
+      const opener = iconReadAsOpener(detail, toDetail(ink), text);
       if (space?.index === 1 && leadingIcon(detail, toDetail(ink), text, space.x)) {
         rest = text.slice(2);
         line = tightenToInk(flat, { ...ink, x0: space.x / sx });
         spaces = spaces.slice(1).map((s) => ({ index: s.index - 2, x: s.x }));
+      } else if (opener !== undefined) {
+        // An icon before a Chinese label read as `『` (no space): cut, the box starting past it.
+        rest = text.slice(1);
+        line = tightenToInk(flat, { ...ink, x0: opener / sx });
+        spaces = spaces.filter((s) => s.index >= 1).map((s) => ({ index: s.index - 1, x: s.x }));
       }
       const pitch = r.pitch !== undefined ? r.pitch * (crop.x1 - crop.x0) : undefined;
       // Symbols outside the recogniser's dictionary or misread, from their ink (`symbols.ts`).

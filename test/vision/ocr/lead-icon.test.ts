@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { leadingIcon } from "../../../src/vision/ocr/lead-icon.js";
+import type { RgbImage } from "../../../src/shared/image.js";
+import { iconReadAsOpener, leadingIcon } from "../../../src/vision/ocr/lead-icon.js";
 import { loadRealImage } from "../real-set.js";
 
 /** A line's ink box (image pixels), its text and where its first space was read, on a real screenshot. */
@@ -35,5 +36,47 @@ describe("leadingIcon on real screenshots", () => {
     ];
     for (const [name, line, text, spaceX] of cases)
       expect(leadingIcon(await loadRealImage(name), line, text, spaceX), text).toBe(false);
+  });
+});
+
+describe("iconReadAsOpener", () => {
+  /** A white 120×48 image with black rectangles `[x0, y0, x1, y1)`. */
+  const drawn = (rects: [number, number, number, number][]): RgbImage => {
+    const w = 120;
+    const data = Buffer.alloc(w * 48 * 3, 255);
+    for (const [x0, y0, x1, y1] of rects)
+      for (let y = y0; y < y1; y++) data.fill(0, (y * w + x0) * 3, (y * w + x1) * 3);
+    return { width: w, height: 48, channels: 3, data };
+  };
+  const line = box(0, 0, 120, 48);
+  const han: [number, number, number, number][] = [
+    [60, 6, 100, 10],
+    [78, 6, 82, 42],
+    [60, 38, 100, 42],
+  ];
+  // rd-bark-shortcuts-search-bark-zh's ♪ before 媒: a flag at the top right, a stem, a head at the bottom left.
+  const note: [number, number, number, number][] = [
+    [14, 4, 28, 14],
+    [14, 4, 18, 40],
+    [2, 32, 18, 44],
+  ];
+  // 『: its corner at the top left, a second stroke inside.
+  const bracket: [number, number, number, number][] = [
+    [4, 4, 26, 8],
+    [4, 4, 8, 40],
+    [12, 12, 26, 15],
+    [12, 12, 15, 40],
+  ];
+
+  it("cuts an icon read as 『 before an ideograph, where the bracket's corner has no ink", () => {
+    const cut = iconReadAsOpener(drawn([...note, ...han]), line, "『媒");
+    expect(cut).toBeGreaterThanOrEqual(28);
+    expect(cut).toBeLessThan(60);
+  });
+
+  it("keeps a real corner bracket, a closed one, and one before Latin text", () => {
+    expect(iconReadAsOpener(drawn([...bracket, ...han]), line, "『媒")).toBeUndefined();
+    expect(iconReadAsOpener(drawn([...note, ...han]), line, "『媒』")).toBeUndefined();
+    expect(iconReadAsOpener(drawn([...note, ...han]), line, "『A")).toBeUndefined();
   });
 });
