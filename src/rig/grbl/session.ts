@@ -145,7 +145,9 @@ export class GrblSession {
   /**
    * Send `$G` until one is answered (twice at most): GRBL empties its receive buffer as the reset
    * completes (grbl/main.c: `serial_reset_read_buffer()` at the top of each boot), so a line sent on an
-   * early banner may be lost. Its `ok` is swallowed by `dispatch` (`syncOkOwed`).
+   * early banner may be lost. Its `ok` is swallowed by `dispatch` (`syncOkOwed`). Left open: a first `$G`
+   * answered only after its wait ran out (a host stalled longer than `timeoutMs`) leaves its `ok` to be
+   * credited to the next command; a lost one and a late one cannot be told apart.
    */
   private async syncAfterReset(timeoutMs: number): Promise<void> {
     this.syncing = true;

@@ -83,6 +83,17 @@ export function dashCandidate(text: string, i: number): boolean {
   return !((prev === "" || prev === " ") && DIGIT.test(next));
 }
 
+/** The rows the line's ink spans (its components' union), image pixels. */
+function inkRows(comps: readonly InkComponent[]): { top: number; bottom: number } {
+  let top = Number.POSITIVE_INFINITY;
+  let bottom = Number.NEGATIVE_INFINITY;
+  for (const c of comps) {
+    top = Math.min(top, c.y0);
+    bottom = Math.max(bottom, c.y1);
+  }
+  return { top, bottom };
+}
+
 /** The dash a bar `length` px long is on a line `lineH` px tall (ink). */
 export function dashForLength(length: number, lineH: number): string {
   const r = length / lineH;
@@ -118,12 +129,7 @@ export function typographicDashes(
   if (wanted.length === 0) return text;
   const comps = inkComponents(image, line);
   if (comps.length === 0) return text;
-  let top = Number.POSITIVE_INFINITY;
-  let bottom = Number.NEGATIVE_INFINITY;
-  for (const c of comps) {
-    top = Math.min(top, c.y0);
-    bottom = Math.max(bottom, c.y1);
-  }
+  const { top, bottom } = inkRows(comps);
   const lineH = bottom - top + 1;
   const chars = text.split("");
   let prefix = "";
@@ -158,12 +164,7 @@ export function ellipsisDash(text: string, image: RgbImage, line: PixelBox): str
   const m = /[-－—–一]…$/u.exec(text);
   if (!m) return text;
   const comps = inkComponents(image, line);
-  let top = Number.POSITIVE_INFINITY;
-  let bottom = Number.NEGATIVE_INFINITY;
-  for (const c of comps) {
-    top = Math.min(top, c.y0);
-    bottom = Math.max(bottom, c.y1);
-  }
+  const { top, bottom } = inkRows(comps);
   const lineH = bottom - top + 1;
   // An ellipsis dot: small and round (at most a fifth of the line each way, aspect within 2).
   const isDot = (c: InkComponent) => {
