@@ -82,16 +82,49 @@ export function systemKeys(
   const keys: Candidate[] = [];
   const used = new Set<Candidate>();
   const name = (box: FracBox): string => (screen ? globeOrEmoji(screen, box) : "emoji");
+  // One key per slot: a second icon row in a slot is the detector seeing the key twice. (Not one key per
+  // name: a third-party keyboard's bottom-row switch key reads as a globe too, beside the strip's globe.)
+  const taken = new Set<string>();
   for (const r of rows) {
     if (r.kind !== "icon") continue;
     const u = (centreX(r.box) - left) / pitch;
     const v = (centreY(r.box) - bottom) / rowPitch;
-    let label: string | null = null;
-    if (v > 0.6 && v < 2) label = u < 2 ? name(r.box) : u > 8 ? "mic" : null;
-    else if (Math.abs(v) < 0.4 && u > 1.25 && u < 2.45) label = name(r.box);
-    if (label === null || keys.some((k) => k.label === label)) continue;
+    let slot: "strip-left" | "strip-right" | "bottom" | null = null;
+    if (v > 0.6 && v < 2) slot = u < 2 ? "strip-left" : u > 8 ? "strip-right" : null;
+    else if (Math.abs(v) < 0.4 && u > 1.25 && u < 2.45) slot = "bottom";
+    if (slot === null || taken.has(slot)) continue;
+    taken.add(slot);
+    const label = slot === "strip-right" ? "mic" : name(r.box);
     keys.push({ kind: "key", label, box: r.box, conf: Math.min(0.9, r.conf + 0.2) });
     used.add(r);
   }
   return { keys, used };
+}
+
+/**
+ * The keyboard-switch key of the Face ID strip when only the glyph proposer found it (after the
+ * keyboard was laid out): an unnamed icon row under the bottom row (its centre 0.6–2 row pitches below
+ * the space bar's) and left of the space bar is that key, named by its symbol (globe or emoji face).
+ * The row pitch is the space cap's height over 0.78 (caps are ≈ 0.78 of the row pitch; keyboard.ts).
+ * Rows are unchanged without a space key.
+ */
+export function nameStripKey(screen: RgbImage, rows: readonly Candidate[]): Candidate[] {
+  const space = rows.find((r) => r.kind === "key" && r.label === "space");
+  if (!space) return [...rows];
+  if (
+    rows.some(
+      (r) =>
+        r.kind === "key" && (r.label === "globe" || r.label === "emoji") && centreY(r.box) > space.box[3],
+    )
+  )
+    return [...rows];
+  const rowPitch = (space.box[3] - space.box[1]) / 0.78;
+  let done = false;
+  return rows.map((r) => {
+    if (done || r.kind !== "icon" || r.label !== "") return r;
+    const v = (centreY(r.box) - centreY(space.box)) / rowPitch;
+    if (v <= 0.6 || v >= 2 || centreX(r.box) >= space.box[0]) return r;
+    done = true;
+    return { ...r, kind: "key", label: globeOrEmoji(screen, r.box) };
+  });
 }

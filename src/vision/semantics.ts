@@ -8,6 +8,7 @@ import { proposeGlyphs } from "./glyphs.js";
 import { applyIconMemory, type IconMemory } from "./icon-memory.js";
 import { nameIconButtons } from "./icon-shapes.js";
 import { applyKeyboard } from "./keyboard.js";
+import { nameStripKey } from "./keyboard-system-keys.js";
 import { nameAppIcons } from "./named-icons.js";
 import { applyPhotoGrid } from "./photo-grid.js";
 import type { Candidate } from "./row.js";
@@ -42,6 +43,7 @@ export function applyScreenSemantics(
   out = applySwitches(screen, out);
   out = applyPhotoGrid(screen, out); // photo pickers: a row per thumbnail and per select circle
   out = [...out, ...proposeGlyphs(screen, out)];
+  out = nameStripKey(screen, out); // the keyboard-switch key under the keys, when only a glyph found it
   out = [...out, ...findCcPageTabs(screen, out)]; // Control Center's dim page tabs, by the bright one
   out = snapAppTiles(screen, out, aspect); // icon boxes hugging a tile's artwork grow to the tile
   out = inferGridApps(nameAppIcons(out, { aspect }), aspect); // then tiles the detector missed, from the grid

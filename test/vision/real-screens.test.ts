@@ -74,6 +74,18 @@ describe("acting on real iPhone screenshots through the listing", () => {
       expect(hit(label, centre(e))?.kind).not.toBe("key");
   });
 
+  it("switches keyboards: the globe under a third-party keyboard's keys is a key row on the globe", async () => {
+    // Universe Keyboard (Chinese, English mode): `英` sits where the emoji key does, and the Face ID strip's
+    // globe is found only by the glyph proposer, after the keyboard is laid out.
+    const { label, image } = load("rb-universekb-t9-qwerty");
+    const view = await vision.pipeline.fromScreenshot(image);
+    const globe = view.entries.find((e) => e.kind === "key" && e.label === "globe");
+    expect(globe, "a globe key row").toBeDefined();
+    if (globe) expect(hit(label, centre(globe))?.char).toBe("globe");
+    const switchKey = view.entries.find((e) => e.kind === "key" && e.label === "英");
+    expect(switchKey && hit(label, centre(switchKey))?.char).toBe("英");
+  });
+
   it("flips a switch on the Settings screenshot: the right row, the right state", async () => {
     const { label, image } = load("rv-iqkm-settings");
     const view = await vision.pipeline.fromScreenshot(image);
