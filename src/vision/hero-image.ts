@@ -78,7 +78,12 @@ export function heroApps(rows: readonly Candidate[], aspect: number): Map<Candid
     if (boxWidth(r.box) > Math.min(MAX_WIDTH, COMPACT * h * aspect)) continue;
     // Alone on its line: no other tile or glyph beside it (a grid's or dock's neighbours).
     const beside = rows.some(
-      (o) => o !== r && o.kind !== "text" && o.kind !== "status" && centreY(o.box) > r.box[1] && centreY(o.box) < r.box[3],
+      (o) =>
+        o !== r &&
+        o.kind !== "text" &&
+        o.kind !== "status" &&
+        centreY(o.box) > r.box[1] &&
+        centreY(o.box) < r.box[3],
     );
     const nameH = boxHeight(name);
     const status = rows.some(

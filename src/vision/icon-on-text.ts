@@ -1,8 +1,8 @@
 import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
+import { inkContrast } from "./ink-spread.js";
 import type { Candidate } from "./row.js";
 import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
-import { inkContrast } from "./ink-spread.js";
 
 /**
  * Icon rows that only box a line of text, and app tiles cut by the screen's edge.

@@ -41,32 +41,5 @@ function percentile(histogram: Uint32Array, n: number, q: number): number {
   return 255;
 }
 
-const inHole = (h: FracBox, x: number, y: number): boolean => x >= h[0] && x <= h[2] && y >= h[1] && y <= h[3];
-
-/**
- * How many colours fill `box` (screen fractions): the number of 3-bit-per-channel RGB bins holding at
- * least `share` of the points sampled (grid of at most 48 × 48). A glyph or flat tile fills a few bins
- * (its fill, its ink and the anti-aliased ramp between them); a photo, emoji or painted artwork many.
- */
-export function colourCount(screen: RgbImage, box: FracBox, share = 0.01): number {
-  const { width: W, height: H, data } = screen;
-  const l = Math.max(0, Math.floor(box[0] * W));
-  const r = Math.min(W, Math.ceil(box[2] * W));
-  const t = Math.max(0, Math.floor(box[1] * H));
-  const b = Math.min(H, Math.ceil(box[3] * H));
-  if (r <= l || b <= t) return 0;
-  const sx = Math.max(1, (r - l) / 48);
-  const sy = Math.max(1, (b - t) / 48);
-  const bins = new Uint32Array(512);
-  let n = 0;
-  for (let y = t; y < b; y += sy)
-    for (let x = l; x < r; x += sx) {
-      const i = (Math.floor(y) * W + Math.floor(x)) * 3;
-      const q = ((data[i] ?? 0) >> 5) * 64 + ((data[i + 1] ?? 0) >> 5) * 8 + ((data[i + 2] ?? 0) >> 5);
-      bins[q] = (bins[q] ?? 0) + 1;
-      n++;
-    }
-  let count = 0;
-  for (const c of bins) if (c >= share * n) count++;
-  return count;
-}
+const inHole = (h: FracBox, x: number, y: number): boolean =>
+  x >= h[0] && x <= h[2] && y >= h[1] && y <= h[3];

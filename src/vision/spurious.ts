@@ -1,9 +1,9 @@
 import type { RgbImage } from "../shared/image.js";
-import { chatAvatars } from "./avatars.js";
+import { repeatedBlankDiscs } from "./blank-discs.js";
 import { heroApps, heroImages } from "./hero-image.js";
+import { wallpaperAboveDock } from "./home-wallpaper.js";
 import { iconsOnText } from "./icon-on-text.js";
 import { inkContrast } from "./ink-spread.js";
-import { wallpaperAboveDock } from "./home-wallpaper.js";
 import { textBehindMaterial, trimSeenThrough } from "./materials.js";
 import { findModal, type Modal } from "./modal.js";
 import { drawerEdge, findMenuCard, textBesideDrawer } from "./overlays.js";
@@ -43,7 +43,7 @@ import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
  *   image heads a centred stack of title and line; it is decoration, not a button (`hero-image.ts`).
  * - **Boxes around text, tiles cut by the edge.** An icon row whose only ink is a line OCR read, and an
  *   app tile whose name runs into the screen's side (`icon-on-text.ts`).
- * - **Chat avatars.** A column of small photos down a conversation's leading edge (`avatars.ts`).
+ * - **Plain discs repeated in one colour.** A brand mark's dots, not buttons (`blank-discs.ts`).
  * - **Beside a drawer.** The dimmed strip of the main view beside an open side drawer holds only cut
  *   text (`overlays.ts`).
  */
@@ -92,10 +92,10 @@ export function dropSpuriousRows(
   const drawer = screen ? textBesideDrawer(rows, drawerEdge(screen)) : new Set<Candidate>();
   const hero = heroImages(rows, aspect);
   const onText = screen ? iconsOnText(screen, rows) : new Set<Candidate>();
-  const avatars = screen ? chatAvatars(screen, rows) : new Set<Candidate>();
+  const ornament = screen ? repeatedBlankDiscs(screen, rows) : new Set<Candidate>();
   return rows.filter((r) => {
     if (dots.has(r) || wallpaper.has(r) || material.has(r) || drawer.has(r) || hero.has(r)) return false;
-    if (onText.has(r) || avatars.has(r)) return false;
+    if (onText.has(r) || ornament.has(r)) return false;
     if (card && BEHIND_MODAL.has(r.kind) && !contains(card, centreX(r.box), centreY(r.box))) return false;
     if (card && r.kind === "text" && cutByCard(r.box, card)) return false;
     if (modal && r.kind === "text" && accessoryText(r.box, modal)) return false;
