@@ -8,7 +8,7 @@ import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
  * Icon rows that only box a line of text, and app tiles cut by the screen's edge.
  *
  * - **A box around text.** An icon is a glyph or an image (HIG "Icons", SF Symbols); when the only ink in
- *   an icon row's box is a line that OCR already read — a home-screen app's name under its tile, a call
+ *   an icon row's box is a line of words that OCR already read — a home-screen app's name under its tile, a call
  *   button's caption, a line of stats — the detector boxed the words, not a control, and the words keep
  *   their own row. The text is a text row's box or a named row's `labelBox` (an app's name); around it
  *   the box must be blank: no glyph, no border (a bordered or filled button's edge is ink, so such a
@@ -35,8 +35,11 @@ export function iconsOnText(screen: RgbImage, rows: readonly Candidate[]): Set<C
   const out = new Set<Candidate>();
   const lines: FracBox[] = [];
   for (const r of rows) {
-    if (r.kind === "text" && r.label.trim() !== "") lines.push(r.box);
-    else if (r.labelBox && r.label.trim() !== "") lines.push(r.labelBox);
+    // A one-letter "line" is often a glyph the OCR read as a letter (a ✕ as `x`, a compass as `D`):
+    // the glyph is the icon's own ink, so it is not a hole.
+    if (!isWords(r.label)) continue;
+    if (r.kind === "text") lines.push(r.box);
+    else if (r.labelBox) lines.push(r.labelBox);
   }
   for (const r of rows) {
     if (r.kind === "app" && r.labelBox && cutByEdge(r.box, r.labelBox)) {
@@ -60,6 +63,12 @@ export function iconsOnText(screen: RgbImage, rows: readonly Candidate[]): Set<C
 /** Whether an app's tile and name run into the screen's side (see the module comment). */
 function cutByEdge(box: FracBox, name: FracBox): boolean {
   return (name[2] >= 1 - EDGE && box[2] >= 1 - EDGE) || (name[0] <= EDGE && box[0] <= EDGE);
+}
+
+/** Two or more characters, or one ideograph (a Chinese word can be one character). */
+function isWords(label: string): boolean {
+  const chars = [...label.replace(/\s/gu, "")];
+  return chars.length >= 2 || (chars.length === 1 && /\p{Script=Han}/u.test(chars[0] ?? ""));
 }
 
 const area = (b: FracBox): number => Math.max(0, boxWidth(b)) * Math.max(0, boxHeight(b));

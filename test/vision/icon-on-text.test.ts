@@ -49,6 +49,12 @@ describe("icons boxing text", () => {
     expect(out).toContain(pill);
     expect(out).toContain(player);
   });
+  it("keeps a glyph's box when the OCR read the glyph as one letter (a close button's ✕ as `x`)", async () => {
+    const { image, lines, aspect } = await load("ra-ntfy-share-sheet.jpg");
+    const letter: Candidate = { kind: "text", label: "x", box: [0.91, 0.107, 0.946, 0.123], conf: 0.9 };
+    const close = icon([0.9, 0.103, 0.955, 0.126]);
+    expect(dropSpuriousRows([...lines, letter, close], aspect, image)).toContain(close);
+  });
 });
 
 describe("app tiles cut by the screen's edge", () => {
