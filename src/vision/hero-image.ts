@@ -1,5 +1,5 @@
 import type { Candidate } from "./row.js";
-import { boxHeight, boxWidth, centreX } from "./row.js";
+import { boxHeight, boxWidth, centreX, centreY } from "./row.js";
 
 /**
  * The image at the head of a centred stack: a symbol or picture centred on the screen with a title
@@ -12,6 +12,12 @@ import { boxHeight, boxWidth, centreX } from "./row.js";
  * name and "Incoming Call"). The image is decoration: the state's actions are buttons below the text,
  * never the image. A button with a caption has one short line under it, no wider than the button
  * (call screens' "Mute", a home-screen app's name), so it never heads such a stack.
+ *
+ * The caller's photo or placeholder with the name under it can be named as an app (`named-icons.ts`:
+ * an image with one short line under it). An app's name is one line under its tile, with the next row of
+ * tiles (or nothing) under it and its neighbours in a grid or dock row beside it; a caller stands alone on
+ * its line, centred, with a status line ("Connected", "Incoming Call", the call's duration) centred
+ * under the name. Such an "app" is the stack's image: its name is listed as text, the image dropped.
  */
 
 /** Centred: the box's centre within this fraction of the width of the screen's middle. */
@@ -54,6 +60,40 @@ export function heroImages(rows: readonly Candidate[], aspect: number): Set<Cand
       boxWidth(title.box) >= TITLE_WIDTH * boxWidth(r.box) &&
       text.some((s) => s !== title && under(title.box, s.box, LINE_GAP * boxHeight(title.box)));
     if (headed) out.add(r);
+  }
+  return out;
+}
+
+/**
+ * App rows of `rows` that head a centred caller stack (see the module comment), each with the text row of
+ * its name that replaces it; `aspect` is the screen's height / width.
+ */
+export function heroApps(rows: readonly Candidate[], aspect: number): Map<Candidate, Candidate> {
+  const centred = (b: Candidate["box"]): boolean => Math.abs(centreX(b) - 0.5) < CENTRED;
+  const out = new Map<Candidate, Candidate>();
+  for (const r of rows) {
+    const name = r.labelBox;
+    if (r.kind !== "app" || !name || !centred(r.box) || !centred(name)) continue;
+    const h = boxHeight(r.box);
+    if (boxWidth(r.box) > Math.min(MAX_WIDTH, COMPACT * h * aspect)) continue;
+    // Alone on its line: no other tile or glyph beside it (a grid's or dock's neighbours).
+    const beside = rows.some(
+      (o) =>
+        o !== r &&
+        o.kind !== "text" &&
+        o.kind !== "status" &&
+        centreY(o.box) > r.box[1] &&
+        centreY(o.box) < r.box[3],
+    );
+    const nameH = boxHeight(name);
+    const status = rows.some(
+      (t) =>
+        t.kind === "text" &&
+        centred(t.box) &&
+        t.box[1] >= name[3] - 0.005 &&
+        t.box[1] <= name[3] + LINE_GAP * nameH,
+    );
+    if (!beside && status) out.set(r, { kind: "text", label: r.label, box: name, conf: r.conf });
   }
   return out;
 }

@@ -1,6 +1,9 @@
 import type { RgbImage } from "../shared/image.js";
-import { heroImages } from "./hero-image.js";
+import { repeatedBlankDiscs } from "./blank-discs.js";
+import { heroApps, heroImages } from "./hero-image.js";
 import { wallpaperAboveDock } from "./home-wallpaper.js";
+import { iconsOnText } from "./icon-on-text.js";
+import { inkContrast } from "./ink-spread.js";
 import { textBehindMaterial, trimSeenThrough } from "./materials.js";
 import { findModal, type Modal } from "./modal.js";
 import { drawerEdge, findMenuCard, textBesideDrawer } from "./overlays.js";
@@ -38,6 +41,9 @@ import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
  *   only its sharp words (`trimSeenThrough`, `materials.ts`).
  * - **The image over a centred title.** An empty state's symbol, a prompt's or a call screen's header
  *   image heads a centred stack of title and line; it is decoration, not a button (`hero-image.ts`).
+ * - **Boxes around text, tiles cut by the edge.** An icon row whose only ink is a line OCR read, and an
+ *   app tile whose name runs into the screen's side (`icon-on-text.ts`).
+ * - **Plain discs repeated in one colour.** A brand mark's dots, not buttons (`blank-discs.ts`).
  * - **Beside a drawer.** The dimmed strip of the main view beside an open side drawer holds only cut
  *   text (`overlays.ts`).
  */
@@ -75,7 +81,9 @@ export function dropSpuriousRows(
   aspect: number,
   screen?: RgbImage,
 ): Candidate[] {
-  const rows = screen ? trimSeenThrough(screen, listPictures(screen, input)) : input;
+  const seen = screen ? trimSeenThrough(screen, listPictures(screen, input)) : input;
+  const callers = heroApps(seen, aspect);
+  const rows = callers.size > 0 ? seen.map((r) => callers.get(r) ?? r) : seen;
   const modal = screen ? findModal(screen, rows) : undefined;
   const card = modal?.card ?? (screen ? findMenuCard(screen, rows) : undefined);
   const dots = passcodeDots(rows);
@@ -83,8 +91,11 @@ export function dropSpuriousRows(
   const material = screen ? textBehindMaterial(screen, rows) : new Set<Candidate>();
   const drawer = screen ? textBesideDrawer(rows, drawerEdge(screen)) : new Set<Candidate>();
   const hero = heroImages(rows, aspect);
+  const onText = screen ? iconsOnText(screen, rows) : new Set<Candidate>();
+  const ornament = screen ? repeatedBlankDiscs(screen, rows) : new Set<Candidate>();
   return rows.filter((r) => {
     if (dots.has(r) || wallpaper.has(r) || material.has(r) || drawer.has(r) || hero.has(r)) return false;
+    if (onText.has(r) || ornament.has(r)) return false;
     if (card && BEHIND_MODAL.has(r.kind) && !contains(card, centreX(r.box), centreY(r.box))) return false;
     if (card && r.kind === "text" && cutByCard(r.box, card)) return false;
     if (modal && r.kind === "text" && accessoryText(r.box, modal)) return false;
@@ -167,41 +178,4 @@ function leadsSwitchRow(r: Candidate, rows: readonly Candidate[]): boolean {
         Math.abs(centreY(o.box) - cy) < 0.5 * boxHeight(r.box),
     )
   );
-}
-
-/**
- * Luma spread inside `box` (screen fractions): its 97th minus its 3rd percentile, in levels (0–255),
- * sampled on a grid of at most 64 × 32 points. 0 for an empty box.
- */
-export function inkContrast(screen: RgbImage, box: Candidate["box"]): number {
-  const { width: W, height: H, data } = screen;
-  const l = Math.max(0, Math.floor(box[0] * W));
-  const r = Math.min(W, Math.ceil(box[2] * W));
-  const t = Math.max(0, Math.floor(box[1] * H));
-  const b = Math.min(H, Math.ceil(box[3] * H));
-  if (r <= l || b <= t) return 0;
-  const sx = Math.max(1, (r - l) / 64);
-  const sy = Math.max(1, (b - t) / 32);
-  const histogram = new Uint32Array(256);
-  let n = 0;
-  for (let y = t; y < b; y += sy)
-    for (let x = l; x < r; x += sx) {
-      const i = (Math.floor(y) * W + Math.floor(x)) * 3;
-      const luma = Math.round(
-        0.299 * (data[i] ?? 0) + 0.587 * (data[i + 1] ?? 0) + 0.114 * (data[i + 2] ?? 0),
-      );
-      histogram[luma] = (histogram[luma] ?? 0) + 1;
-      n++;
-    }
-  return percentile(histogram, n, 0.97) - percentile(histogram, n, 0.03);
-}
-
-/** The smallest level at or below which a fraction `q` of the `n` counted samples lie. */
-function percentile(histogram: Uint32Array, n: number, q: number): number {
-  let seen = 0;
-  for (let v = 0; v < 256; v++) {
-    seen += histogram[v] ?? 0;
-    if (seen >= q * n) return v;
-  }
-  return 255;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RgbImage } from "../../src/shared/image.js";
-import { heroImages } from "../../src/vision/hero-image.js";
+import { heroApps, heroImages } from "../../src/vision/hero-image.js";
 import type { Candidate } from "../../src/vision/row.js";
 import { dropSpuriousRows } from "../../src/vision/spurious.js";
 import { loadRealImage, realLabel } from "./real-set.js";
@@ -62,5 +62,33 @@ describe("heroImages", () => {
       conf: 0.9,
     };
     expect(heroImages([...lines, read, painting], image.height / image.width).size).toBe(0);
+  });
+
+  it("lists a caller's placeholder named as an app by its name as text, keeps captioned buttons", async () => {
+    const name = "rb-twilio-call-view.png";
+    const { image, lines } = await load(name);
+    const aspect = image.height / image.width;
+    // Today's pipeline names the avatar "bob" by the line under it, and each call button by its caption.
+    const bob = lines.find((l) => l.label === "bob");
+    expect(bob).toBeDefined();
+    const caller: Candidate = {
+      kind: "app",
+      label: "bob",
+      box: [0.413, 0.085, 0.594, 0.17],
+      labelBox: bob?.box,
+      conf: 0.5,
+    };
+    const captions = new Set(["bob", "Mute", "Hold", "Speaker"]);
+    const buttons = realLabel(name)
+      .elements.filter((e) => e.kind === "button" && e.label !== "end call")
+      .map((e): Candidate => {
+        const caption = lines.find((l) => l.label === e.label);
+        return { kind: "app", label: e.label, box: e.box, labelBox: caption?.box, conf: 0.6 };
+      });
+    const others = lines.filter((l) => !captions.has(l.label));
+    const out = dropSpuriousRows([...others, caller, ...buttons], aspect, image);
+    expect(out).toEqual([...others, { kind: "text", label: "bob", box: bob?.box, conf: 0.5 }, ...buttons]);
+    // A dock's or grid's app has neighbours on its line: not a caller, even with text under its name.
+    expect(heroApps([...others, caller, { ...caller, box: [0.7, 0.085, 0.88, 0.17] }], aspect).size).toBe(0);
   });
 });

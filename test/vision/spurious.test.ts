@@ -3,10 +3,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type RealScreen, realScreenSchema } from "../../src/lab/real/labels.js";
 import type { RgbImage } from "../../src/shared/image.js";
+import { inkContrast } from "../../src/vision/ink-spread.js";
 import { findModalCard } from "../../src/vision/modal.js";
 import { decodeRgb } from "../../src/vision/rectify.js";
 import type { Candidate } from "../../src/vision/row.js";
-import { dropSpuriousRows, inkContrast } from "../../src/vision/spurious.js";
+import { dropSpuriousRows } from "../../src/vision/spurious.js";
 
 /**
  * The spurious-row rules on real screenshots of the development set (`datasets/real-iphone`). The rows
