@@ -10,6 +10,7 @@ import { ellipsisDash, typographicDashes } from "./dashes.js";
 import { dbBoxes, detectionInput, detectionInputGrey, detectionSize, type PixelBox } from "./detect.js";
 import { endsWithRaisedMark, type InkImage, tightenToInk, withLeadingDash } from "./ink.js";
 import { iconReadAsOpener, leadingIcon } from "./lead-icon.js";
+import { caseFromInk } from "./letter-case.js";
 import {
   DEFAULT_LOCAL_CONTRAST,
   darkestChannelSpread,
@@ -158,7 +159,8 @@ export class PaddleOcrEngine implements OcrEngine {
         index: m.index,
         x: crop.x0 + (crop.x1 - crop.x0) * m.at,
       });
-      const quoted = typographicQuotes(raised, (r.marks ?? []).map(at), detail, toDetail(ink));
+      const cased = caseFromInk(raised, (r.glyphs ?? []).map(at), detail, toDetail(ink));
+      const quoted = typographicQuotes(cased, (r.marks ?? []).map(at), detail, toDetail(ink));
       const dashed = typographicDashes(quoted, (r.dashes ?? []).map(at), detail, toDetail(ink));
       // Slashes in code read as letters (`\/\/` as `W`); a dash put before the text shifts indices.
       const shift = dashed.length - quoted.length;
