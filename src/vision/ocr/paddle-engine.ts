@@ -30,7 +30,7 @@ import {
 import { slashesFromInk } from "./slashes.js";
 import { splitAtGaps } from "./split.js";
 import { copyrightSign, parenthesisedChecks, verticalBars } from "./symbols.js";
-import { initialCase, typographicQuotes } from "./typography.js";
+import { closingQuote, initialCase, typographicQuotes } from "./typography.js";
 
 /** The parts of onnxruntime-node the engine uses (injected, so the engine never imports a singleton). */
 export interface OrtRuntime {
@@ -160,7 +160,11 @@ export class PaddleOcrEngine implements OcrEngine {
         x: crop.x0 + (crop.x1 - crop.x0) * m.at,
       });
       const cased = caseFromInk(raised, (r.glyphs ?? []).map(at), detail, toDetail(ink));
-      const quoted = typographicQuotes(cased, (r.marks ?? []).map(at), detail, toDetail(ink));
+      const quoted = closingQuote(
+        typographicQuotes(cased, (r.marks ?? []).map(at), detail, toDetail(ink)),
+        detail,
+        toDetail(ink),
+      );
       const dashed = typographicDashes(quoted, (r.dashes ?? []).map(at), detail, toDetail(ink));
       // Slashes in code read as letters (`\/\/` as `W`); a dash put before the text shifts indices.
       const shift = dashed.length - quoted.length;
