@@ -1,4 +1,5 @@
 import type { RgbImage } from "../../shared/image.js";
+import type { TextLine } from "../types.js";
 import { type InkComponent, inkComponents } from "./dashes.js";
 import type { PixelBox } from "./detect.js";
 
@@ -223,4 +224,30 @@ const KEYPAD_GROUPS = new Set(["ABC", "DEF", "GHI", "JKL", "MNO", "PQRS", "TUV",
 export function keypadLetters(text: string): string {
   const joined = text.replace(/\s+/gu, "");
   return joined !== text && KEYPAD_GROUPS.has(joined) ? joined : text;
+}
+
+/** A `+` read on its own (`box` in pixels of a `width`×`height` image) as a line to test with `underZero`. */
+export function keypadPlus(box: PixelBox, width: number, height: number): TextLine {
+  return { text: "+", conf: 1, box: [box.x0 / width, box.y0 / height, box.x1 / width, box.y1 / height] };
+}
+
+/**
+ * The `+` a phone keypad prints under its `0` key (ITU-T E.161 keypads; iOS's Phone keypad: touch and
+ * hold 0 for +). A line without letters or digits is dropped as an icon read as a symbol, but a lone `+`
+ * centred under a lone `0`, within two of its heights, is this label. Returns the `plusses` to keep.
+ */
+export function underZero(lines: readonly TextLine[], plusses: readonly TextLine[]): TextLine[] {
+  return plusses.filter((p) => {
+    const [px0, py0, px1] = p.box;
+    const cx = (px0 + px1) / 2;
+    return lines.some(({ text, box: [x0, y0, x1, y1] }) => {
+      const h = y1 - y0;
+      return (
+        text === "0" &&
+        Math.abs(cx - (x0 + x1) / 2) <= (x1 - x0) / 2 &&
+        py0 >= y1 - 0.1 * h &&
+        py0 <= y1 + 2 * h
+      );
+    });
+  });
 }

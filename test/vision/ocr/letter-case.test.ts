@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { RgbImage } from "../../../src/shared/image.js";
-import { capitalFrom, caseFromInk, keypadLetters } from "../../../src/vision/ocr/letter-case.js";
+import {
+  capitalFrom,
+  caseFromInk,
+  keypadLetters,
+  keypadPlus,
+  underZero,
+} from "../../../src/vision/ocr/letter-case.js";
 
 /**
  * A line of drawn glyphs standing on the baseline y = 60: glyph k is a 14 px wide block `heights[k]` tall
@@ -102,5 +108,17 @@ describe("keypadLetters", () => {
     expect(keypadLetters("NO MN")).toBe("NO MN");
     expect(keypadLetters("Mn O")).toBe("Mn O");
     expect(keypadLetters("MNO")).toBe("MNO");
+  });
+});
+
+describe("underZero", () => {
+  const line = (text: string, box: [number, number, number, number]) => ({ text, conf: 1, box });
+  it("keeps a + centred just under a keypad's 0 and no other lone +", () => {
+    const zero = line("0", [0.48, 0.64, 0.52, 0.68]);
+    const under = keypadPlus({ x0: 313, y0: 674, x1: 328, y1: 688, score: 1 }, 640, 960);
+    const aside = keypadPlus({ x0: 400, y0: 674, x1: 415, y1: 688, score: 1 }, 640, 960);
+    const far = keypadPlus({ x0: 313, y0: 800, x1: 328, y1: 814, score: 1 }, 640, 960);
+    expect(underZero([zero], [under, aside, far])).toEqual([under]);
+    expect(underZero([line("8", [0.48, 0.64, 0.52, 0.68])], [under])).toEqual([]);
   });
 });
