@@ -93,10 +93,34 @@ function measured(
   glyphs.forEach((g, k) => {
     const o = owner[k] ?? -1;
     const c = bodies[o];
-    if (c && count.get(o) === 1) out.set(g.index, c);
+    if (c && count.get(o) === 1 && c.x1 - c.x0 + 1 <= MERGED_WIDTH * advance(glyphs, k)) out.set(g.index, c);
   });
   return out;
 }
+
+/**
+ * How much wider than the glyph's advance (from its neighbours' read positions) its component may be:
+ * wider, it is two glyphs run together (`rt`, `ed` on a blurred camera frame) that the recogniser placed
+ * one position on. SF Pro's widest letters (M, W, m) are ≈ 1.1 of the mean advance beside them.
+ */
+const MERGED_WIDTH = 1.3;
+
+/** The mean distance from glyph `k`'s read position to its neighbours' (infinite for a lone glyph). */
+function advance(glyphs: readonly GlyphAt[], k: number): number {
+  const x = glyphs[k]?.x ?? 0;
+  const prev = glyphs[k - 1]?.x;
+  const next = glyphs[k + 1]?.x;
+  if (prev !== undefined && next !== undefined) return (next - prev) / 2;
+  if (prev !== undefined) return x - prev;
+  return next !== undefined ? next - x : Number.POSITIVE_INFINITY;
+}
+
+/**
+ * Shapes a word's case takes: all small, a capital then small letters (`Office`), all capitals (`MNO`,
+ * `LR`), or one small letter before capitals (Apple's `iOS14`). A capital made from ink that leaves
+ * another shape (`propeRties`, `fOr`) measured two glyphs run together or a blurred one, not a capital.
+ */
+const WORD_SHAPE = /^(?:[A-Z]?[a-z0-9]*|[A-Z0-9]+|[a-z][A-Z0-9]+)$/u;
 
 /** Index range [start, end) of the run of Latin letters and digits around `index`. */
 function wordAt(text: string, index: number): [number, number] {
@@ -191,7 +215,12 @@ export function caseFromInk(
       if (cap !== undefined && tall(index, h, cap) === false) chars[index] = "o";
     } else if (/^[0O]$/u.test(c)) chars[index] = roundByWidth(c, comps.get(index), beside(index));
   }
-  return keypadLetters(chars.join(""));
+  // Keep a word's new capitals only where the word takes a shape English gives words.
+  const out = chars.join("").replace(/[A-Za-z0-9]+/gu, (word, at: number) => {
+    const before = text.slice(at, at + word.length);
+    return word === before || WORD_SHAPE.test(word) ? word : before;
+  });
+  return keypadLetters(out);
 }
 
 /**

@@ -57,6 +57,8 @@ describe("caseFromInk", () => {
     expect(run(line("Mn O", [30, 30, null, 30], 10))).toBe("Mn O");
     // A blurred line whose capitals stand barely taller than its small letters: nothing is split.
     expect(run(line("Devil wears", [25, 23, 22, 24, 27, null, 22, 23, 23, 22, 23]))).toBe("Devil wears");
+    // A capital inside a small word (two glyphs run together on a camera frame, `rt`): not a word's shape.
+    expect(run(line("perts", [22, 22, 30, 26, 22]))).toBe("perts");
     // Two type sizes (`$5/mo`): a word without its own capitals is not measured against other sizes.
     expect(run(line("5 mo 00", [40, null, 28, 28, null, 26, 26]))).toBe("5 mo 00");
   });
