@@ -122,6 +122,28 @@ function advance(glyphs: readonly GlyphAt[], k: number): number {
  */
 const WORD_SHAPE = /^(?:[A-Z]?[a-z0-9]*|[A-Z0-9]+|[a-z][A-Z0-9]+)$/u;
 
+/** After a capital read as one (`MnO`, `Vios14` with a slash read `V`), letters all capitals or `iOS`. */
+const AFTER_CAPITAL = /^(?:[A-Z0-9]+|[a-z][A-Z0-9]+)$/u;
+
+/**
+ * Whether the re-cased `after` of the word `before` takes a word's shape (`WORD_SHAPE`), or, cut at
+ * the capitals read as such (code and names run words together: `comVzkytechVios14`), leaves the
+ * part before the first one as it was and each part after one as it was or in a shape that follows a
+ * capital. Changes of `O`/`0` at such a capital count as its own.
+ */
+function keepsShape(before: string, after: string): boolean {
+  if (before === after || WORD_SHAPE.test(after)) return true;
+  const cuts = [...before].flatMap((c, i) => (/[A-Z]/u.test(c) ? [i] : []));
+  const first = cuts[0];
+  if (first === undefined || before.slice(0, first) !== after.slice(0, first)) return false;
+  return cuts.every((cut, k) => {
+    const end = cuts[k + 1] ?? before.length;
+    const was = before.slice(cut + 1, end);
+    const now = after.slice(cut + 1, end);
+    return was === now || AFTER_CAPITAL.test(now);
+  });
+}
+
 /** Index range [start, end) of the run of Latin letters and digits around `index`. */
 function wordAt(text: string, index: number): [number, number] {
   let start = index;
@@ -218,7 +240,7 @@ export function caseFromInk(
   // Keep a word's new capitals only where the word takes a shape English gives words.
   const out = chars.join("").replace(/[A-Za-z0-9]+/gu, (word, at: number) => {
     const before = text.slice(at, at + word.length);
-    return word === before || WORD_SHAPE.test(word) ? word : before;
+    return keepsShape(before, word) ? word : before;
   });
   return keypadLetters(out);
 }

@@ -59,6 +59,9 @@ describe("caseFromInk", () => {
     expect(run(line("Devil wears", [25, 23, 22, 24, 27, null, 22, 23, 23, 22, 23]))).toBe("Devil wears");
     // A capital inside a small word (two glyphs run together on a camera frame, `rt`): not a word's shape.
     expect(run(line("perts", [22, 22, 30, 26, 22]))).toBe("perts");
+    // Words run together in code (`\/` read `V`): each part after a capital is judged on its own.
+    expect(run(line("Vios14", [30, 12, 30, 30, 30, 30]))).toBe("ViOS14");
+    expect(run(line("Immediately", [30, 22, 22, 30, 31, 12, 31, 22, 26, 31, 22]))).toBe("Immediately");
     // Two type sizes (`$5/mo`): a word without its own capitals is not measured against other sizes.
     expect(run(line("5 mo 00", [40, null, 28, 28, null, 26, 26]))).toBe("5 mo 00");
   });
@@ -84,6 +87,8 @@ describe("caseFromInk on O and 0", () => {
     // `SL03` read `SLO3`: the round glyph is as narrow as a digit (0.7 of its height).
     expect(wide("SLO3", [20, 16, 21, 18])).toBe("SL03");
     expect(wide("SL03", [20, 16, 21, 18])).toBe("SL03");
+    // Inside a longer identifier, whose other capitals stay as read.
+    expect(wide("SLO3Lk", [20, 16, 21, 18, 16, 18])).toBe("SL03Lk");
     // A wide round glyph between capitals read as a digit is the letter.
     expect(wide("B0X", [20, 28, 22])).toBe("BOX");
     // Only a narrow one beside a digit becomes a 0, and only a wide one beside no digit an O.
