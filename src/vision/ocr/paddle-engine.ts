@@ -10,6 +10,7 @@ import { ellipsisDash, typographicDashes } from "./dashes.js";
 import { dbBoxes, detectionInput, detectionInputGrey, detectionSize, type PixelBox } from "./detect.js";
 import { endsWithRaisedMark, type InkImage, tightenToInk, withLeadingDash } from "./ink.js";
 import { iconReadAsOpener, leadingIcon } from "./lead-icon.js";
+import { caseFromInk, keypadPlus, underZero } from "./letter-case.js";
 import {
   DEFAULT_LOCAL_CONTRAST,
   darkestChannelSpread,
@@ -29,7 +30,7 @@ import {
 import { slashesFromInk } from "./slashes.js";
 import { splitAtGaps } from "./split.js";
 import { copyrightSign, parenthesisedChecks, verticalBars } from "./symbols.js";
-import { initialCase, typographicQuotes } from "./typography.js";
+import { closingQuote, initialCase, typographicQuotes } from "./typography.js";
 
 /** The parts of onnxruntime-node the engine uses (injected, so the engine never imports a singleton). */
 export interface OrtRuntime {
@@ -139,8 +140,11 @@ export class PaddleOcrEngine implements OcrEngine {
     // A region read as two labels (`splitAtHanGaps`) lists each on its own.
     const pieces = read.flatMap((r, i) => [r, ...(r.rest ?? [])].map((piece) => ({ r: piece, i })));
     const texts = unifyHanScript(pieces.map((p) => p.r.text));
+    const plusses: TextLine[] = [];
     pieces.forEach(({ r, i }, k) => {
       const box = boxes[i];
+      if (box && r.text === "+" && r.conf >= this.options.minConfidence)
+        plusses.push(keypadPlus(box, width, height));
       if (!box || r.conf < this.options.minConfidence || !HAS_LETTER_OR_DIGIT.test(r.text)) return;
       const read = {
         ...box,
@@ -158,7 +162,12 @@ export class PaddleOcrEngine implements OcrEngine {
         index: m.index,
         x: crop.x0 + (crop.x1 - crop.x0) * m.at,
       });
-      const quoted = typographicQuotes(raised, (r.marks ?? []).map(at), detail, toDetail(ink));
+      const cased = caseFromInk(raised, (r.glyphs ?? []).map(at), detail, toDetail(ink));
+      const quoted = closingQuote(
+        typographicQuotes(cased, (r.marks ?? []).map(at), detail, toDetail(ink)),
+        detail,
+        toDetail(ink),
+      );
       const dashed = typographicDashes(quoted, (r.dashes ?? []).map(at), detail, toDetail(ink));
       // Slashes in code read as letters (`\/\/` as `W`); a dash put before the text shifts indices.
       const shift = dashed.length - quoted.length;
@@ -205,7 +214,7 @@ export class PaddleOcrEngine implements OcrEngine {
     });
     // Lone glyphs too small for the detection map (section-index letters, badge counts).
     lines.push(...(await loneGlyphs(lines, image, detail, (img, bx) => this.read(img, bx))));
-    return columnCase(lines);
+    return columnCase([...lines, ...underZero(lines, plusses)]);
   }
 
   /** Text regions in source pixels, on a colour screen or a grey plane (its three channels equal). */

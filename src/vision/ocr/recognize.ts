@@ -258,6 +258,8 @@ export interface FinishedText {
   dashes?: { index: number; at: number }[];
   /** Characters a slash or backslash is read as (V, W, I, l, brackets), likewise (`slashes.ts`). */
   slashes?: { index: number; at: number }[];
+  /** Latin letters and digits, likewise: their ink's height says their case (`letter-case.ts`). */
+  glyphs?: { index: number; at: number }[];
   /** The character pitch, as a fraction of the crop's width, when the line is monospaced (`monospace.ts`). */
   pitch?: number;
 }
@@ -323,6 +325,7 @@ export function finishText(
   const spaces: { index: number; at: number }[] = [];
   const dashes: { index: number; at: number }[] = [];
   const slashes: { index: number; at: number }[] = [];
+  const glyphs: { index: number; at: number }[] = [];
   const grid: number[] = [];
   let index = 0;
   for (let i = start; i < end; i++) {
@@ -332,6 +335,7 @@ export function finishText(
     if (c === " " || c === "\u3000") spaces.push({ index, at });
     if (DASH_LIKE.test(c) || (index === 0 && /\d/u.test(c))) dashes.push({ index, at });
     if (slashCandidate(c)) slashes.push({ index, at });
+    if (/^[A-Za-z0-9]$/u.test(c)) glyphs.push({ index, at });
     for (let k = 0; k < c.length; k++) grid.push(at);
     index += c.length;
   }
@@ -345,6 +349,7 @@ export function finishText(
     ...(spaces.length > 0 ? { spaces } : {}),
     ...(dashes.length > 0 ? { dashes } : {}),
     ...(slashes.length > 0 ? { slashes } : {}),
+    ...(glyphs.length > 0 ? { glyphs } : {}),
     ...(pitch !== undefined ? { pitch } : {}),
   };
 }

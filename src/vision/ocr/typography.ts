@@ -1,5 +1,6 @@
 import { luma, type RgbImage } from "../../shared/image.js";
 import type { PixelBox } from "./detect.js";
+import { endsWithRaisedMark } from "./ink.js";
 
 /**
  * Typographic clean-up of recognised lines, from the glyphs' shapes and from how iOS writes.
@@ -372,4 +373,19 @@ function firstGlyph(image: RgbImage, line: PixelBox): { top: number; bottom: num
   // A glyph touching the window's right edge ran into its neighbours: not one letter.
   if (right >= w - 1 || bottom - top < 3) return undefined;
   return { top: y0 + top, bottom: y0 + bottom + 1 };
+}
+
+/**
+ * `text` with the closing quote mark of a quotation it opens put back: the recogniser drops a lone
+ * trailing `’` or `”` now and then (`‘Sarah Stone’s Unseen World`), yet a quotation opened with `‘` or
+ * `“` that the line ends inside is closed on it when the line's last glyph is a raised mark. (The
+ * apostrophe `’` inside a word does not close a `‘`, so only the line's last character is looked at.)
+ */
+export function closingQuote(text: string, image: RgbImage, line: PixelBox): string {
+  const count = (re: RegExp) => text.match(re)?.length ?? 0;
+  // A `’` followed by a letter is an apostrophe (`Stone’s`), not a closing mark.
+  const single = count(/‘/gu) > count(/’(?!\p{L})/gu) ? "’" : undefined;
+  const mark = count(/“/gu) > count(/”/gu) ? "”" : single;
+  if (!mark || !/[\p{L}\p{N}]$/u.test(text) || !endsWithRaisedMark(image, line)) return text;
+  return text + mark;
 }

@@ -149,6 +149,8 @@ describe("finishText", () => {
       text: "a",
       conf: 1,
       end: 1,
+      // Where the letter was read, for its case from the ink (`letter-case.ts`).
+      glyphs: [{ index: 0, at: 0.375 }],
     });
   });
 });

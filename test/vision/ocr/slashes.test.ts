@@ -93,12 +93,12 @@ describe("slashesFromInk", () => {
 /**
  * A Scriptable script's JSON previewed in a share sheet (SF Pro, real dev-set screenshot), read whole by
  * the real models: each line below had `\/\/` read `VV` or `W`, `\/` read `V`, or `\n` read `In` or
- * `(n` before `slashes.ts`.
+ * `(n` before `slashes.ts` (and `iOS14` read `ios14` before `letter-case.ts`).
  */
 const LINES = [
   String.raw`"script"："\n\/\/ LOL 近期赛事列表小组件\n\/\/ 支持中号、大号`,
   String.raw`如果仍无法解决，请反馈至：https:\/\/`,
-  String.raw`github.com\/zkytech\/ios14-widgets-for-scriptable\/`,
+  String.raw`github.com\/zkytech\/iOS14-widgets-for-scriptable\/`,
   String.raw`\nlet teamNameFontSize = lineHeight *0.5 \/\/`,
 ];
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { RgbImage } from "../../../src/shared/image.js";
 import {
   appleNames,
+  closingQuote,
   curlQuotes,
   initialCase,
   quoteShape,
@@ -161,5 +162,31 @@ describe("initialCase", () => {
     expect(initialCase("off", line(21), INK)).toBe("off");
     expect(initialCase("ocean", line(12), INK)).toBe("ocean");
     expect(initialCase("all", line(12), INK)).toBe("all");
+  });
+});
+
+describe("closingQuote", () => {
+  /** Letters 12–50 px tall from x 10 to 150; with `mark`, a raised mark (rows 12–24) at x 160–165. */
+  const quoted = (mark: boolean) =>
+    drawn(
+      200,
+      60,
+      (x, y) =>
+        (x >= 10 && x < 150 && x % 12 < 8 && y >= 12 && y < 50) ||
+        (mark && x >= 160 && x < 166 && y >= 12 && y < 24),
+    );
+  const INK = { x0: 9, y0: 11, x1: 167, y1: 51, score: 1 };
+  it("closes a quotation the line opened when its last glyph is a raised mark the recogniser dropped", () => {
+    expect(closingQuote("‘Sarah Stone’s Unseen World", quoted(true), INK)).toBe(
+      "‘Sarah Stone’s Unseen World’",
+    );
+    expect(closingQuote("Allow “Maps", quoted(true), INK)).toBe("Allow “Maps”");
+  });
+  it("leaves closed quotations, unquoted lines and lines ending on a letter alone", () => {
+    expect(closingQuote("‘Sarah Stone’s Unseen World", quoted(false), { ...INK, x1: 151 })).toBe(
+      "‘Sarah Stone’s Unseen World",
+    );
+    expect(closingQuote("‘Sarah’ and Stone’s", quoted(true), INK)).toBe("‘Sarah’ and Stone’s");
+    expect(closingQuote("Stone’s World", quoted(true), INK)).toBe("Stone’s World");
   });
 });
