@@ -33,7 +33,7 @@ import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
  * - **Behind a modal card.** While an alert or action sheet (`modal.ts`) or a popup menu (`overlays.ts`)
  *   is up, controls outside its card are inert, and a text line running under its side is a fragment;
  *   a lone one-character text row outside it is a glyph of an inert control read as a letter (`8`, `x`);
- *   inside an alert, text neither centred nor at its leading inset is content drawn in it (a map's names).
+ *   inside an alert, text or an icon neither centred nor at its leading inset is content drawn in it (a map's names).
  * - **Text half under a bar.** A line joining a bar's sharp title to content seen through the bar keeps
  *   only its sharp words (`trimSeenThrough`, `materials.ts`).
  * - **The image over a centred title.** An empty state's symbol, a prompt's or a call screen's header
@@ -87,7 +87,7 @@ export function dropSpuriousRows(
     if (dots.has(r) || wallpaper.has(r) || material.has(r) || drawer.has(r) || hero.has(r)) return false;
     if (card && BEHIND_MODAL.has(r.kind) && !contains(card, centreX(r.box), centreY(r.box))) return false;
     if (card && r.kind === "text" && cutByCard(r.box, card)) return false;
-    if (modal && r.kind === "text" && accessoryText(r.box, modal)) return false;
+    if (modal && (r.kind === "text" || r.kind === "icon") && accessoryText(r.box, modal)) return false;
     if (card && !contains(card, centreX(r.box), centreY(r.box)) && isGlyphRead(r, rows)) return false;
     if (isGlyphRead(r, rows) && leadsSwitchRow(r, rows)) return false;
     if (r.kind !== "icon") return true;
