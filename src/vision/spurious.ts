@@ -48,8 +48,11 @@ const BEHIND_MODAL = new Set(["icon", "button", "switch"]);
 const CARD_CUT = 0.01;
 /** An alert's centred text has its centre within this fraction of the width of the card's middle … */
 const CONTENT_CENTRED = 0.03;
-/** … its leading text starts within this fraction of the width (~40 pt) of the card's left side. */
-const CONTENT_INSET = 0.1;
+/**
+ * … its leading text starts within this fraction of the card's width of its left side: 40 pt of UIKit's
+ * 270 pt alert (the location prompt's "Precise: On" pill, ~33 pt in, after its arrow).
+ */
+const CONTENT_INSET = 40 / 270;
 /** An icon row wider than this fraction of the screen … */
 const WIDE_ICON = 0.5;
 /** … and this many times wider than tall (in pixels) is not a glyph. */
@@ -134,7 +137,10 @@ function isOneChar(r: Candidate): boolean {
 function accessoryText(box: Candidate["box"], modal: Modal): boolean {
   const { card, stackTop } = modal;
   if (!contains(card, centreX(box), centreY(box)) || centreY(box) >= stackTop) return false;
-  return Math.abs(centreX(box) - centreX(card)) >= CONTENT_CENTRED && box[0] - card[0] > CONTENT_INSET;
+  return (
+    Math.abs(centreX(box) - centreX(card)) >= CONTENT_CENTRED &&
+    box[0] - card[0] > CONTENT_INSET * (card[2] - card[0])
+  );
 }
 
 /**

@@ -46,4 +46,17 @@ describe("findModal over an alert with a map in it", () => {
     ])
       expect(labels).toContain(t);
   });
+
+  it("keeps the Precise pill's title at the card's leading inset on a 320 pt screen", async () => {
+    // The alert is 270 pt of 320 pt here (0.84 of the width): the pill's title starts ~33 pt in.
+    const name = "ra-rndocs-location-alert.png";
+    const image = await loadRealImage(name);
+    const map: Candidate[] = [
+      { kind: "text", label: "London", box: [0.6, 0.565, 0.735, 0.585], conf: 0.9 },
+      { kind: "text", label: "Brussels", box: [0.735, 0.59, 0.885, 0.61], conf: 0.9 },
+    ];
+    const kept = dropSpuriousRows([...labelRows(name), ...map], image.height / image.width, image);
+    for (const m of map) expect(kept, m.label).not.toContain(m);
+    expect(kept.map((r) => r.label)).toContain("Precise: On");
+  });
 });
