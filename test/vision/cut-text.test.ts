@@ -14,7 +14,7 @@ function screen(
   bg: number,
   rects: [number, number, number, number, number][],
 ): RgbImage {
-  const data = new Uint8Array(w * h * 3).fill(bg);
+  const data = Buffer.alloc(w * h * 3, bg);
   for (const [x0, y0, x1, y1, v] of rects)
     for (let y = y0; y < y1; y++) data.fill(v, (y * w + x0) * 3, (y * w + x1) * 3);
   return { width: w, height: h, channels: 3, data };
