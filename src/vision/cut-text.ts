@@ -41,8 +41,6 @@ const MAX_INK = 0.01;
 const MIN_MARGIN = 0.015;
 /** Columns sampled in each margin; the screen's outermost 1% (rounded corners) is left out. */
 const COLUMNS = 5;
-/** … of which at least this many show the edge. */
-const MIN_COLUMNS = 3;
 const OUTER = 0.01;
 
 /** The text rows of `rows` whose line is cut by an overlay's edge (see the module comment). */
@@ -93,9 +91,8 @@ interface Edge {
 
 /**
  * The y (pixels) of a horizontal edge between two flat backgrounds crossing the margin `x0`…`x1` (screen
- * fractions) inside `box`'s height, or undefined when the margin is too narrow or fewer than
- * `MIN_COLUMNS` of its sampled columns show one. Each column is tested on its own (a sheet's rounded
- * corner bends its edge near the screen's sides); the side's edge is their median.
+ * fractions) inside `box`'s height, or undefined when the margin is too narrow or not all of its sampled
+ * columns show one at one height. Each column is tested on its own; the side's edge is their median.
  */
 function edgeIn(screen: RgbImage, box: Candidate["box"], x0: number, x1: number): Edge | undefined {
   if (x1 - x0 < MIN_MARGIN) return undefined;
@@ -113,7 +110,11 @@ function edgeIn(screen: RgbImage, box: Candidate["box"], x0: number, x1: number)
     const e = columnEdge(screen, x, top, bottom, from, to, blur);
     if (e) edges.push(e);
   }
-  if (edges.length < MIN_COLUMNS) return undefined;
+  // An overlay's edge runs on to the screen's side: every column shows it, at one height (a card's or
+  // widget's bottom edge, short of the side, leaves columns without one).
+  if (edges.length < COLUMNS) return undefined;
+  const ys = edges.map((e) => e.y).sort((a, b) => a - b);
+  if ((ys[ys.length - 1] ?? 0) - (ys[0] ?? 0) > SAME_Y * W) return undefined;
   return edges.sort((a, b) => a.y - b.y)[Math.floor(edges.length / 2)];
 }
 

@@ -1,8 +1,12 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { realCameraFrame } from "../../src/lab/real/camera.js";
 import type { RgbImage } from "../../src/shared/image.js";
 import { textCutByOverlay } from "../../src/vision/cut-text.js";
+import { decodeRgb, stretchContrast, warpToScreen } from "../../src/vision/rectify.js";
 import type { Candidate } from "../../src/vision/row.js";
-import { loadRealImage, realLabel } from "./real-set.js";
+import { loadRealImage, REAL_SET_DIR, realLabel } from "./real-set.js";
 
 const labelRows = (name: string): Candidate[] =>
   realLabel(name).text.map((t): Candidate => ({ kind: "text", label: t.text, box: t.box, conf: 0.9 }));
@@ -63,5 +67,23 @@ describe("textCutByOverlay", () => {
     // A tag's fill under the lower half of the text only, short of the margins: no overlay's edge.
     const tag = screen(400, 800, 250, [...ink, [50, 412, 310, 440, 200]]);
     expect(textCutByOverlay(tag, [row]).size).toBe(0);
+  });
+
+  it("keeps a widget's last line whose camera box reaches past the widget's bottom edge", async () => {
+    // Filmed and rectified as the pipeline does (585 px wide); the OCR's box for the line on this frame.
+    const shot = await realCameraFrame(
+      readFileSync(join(REAL_SET_DIR, "images", "rd-fordpass-home-widgets-light.jpg")),
+      { seed: 115 },
+    );
+    const w = 585;
+    const h = Math.round((w * shot.screenPx.height) / shot.screenPx.width);
+    const image = stretchContrast(warpToScreen(await decodeRgb(shot.frame), shot.screenToCamera, w, h));
+    const row: Candidate = {
+      kind: "text",
+      label: "Updated: 2 Hours ago",
+      box: [0.621, 0.261, 0.835, 0.275],
+      conf: 0.9,
+    };
+    expect(textCutByOverlay(image, [row]).size).toBe(0);
   });
 });
