@@ -40,6 +40,8 @@ const LINE_STEP = 5;
 
 /** A button title is centred on the card: its centre within this fraction of the width of the middle. */
 const TITLE_CENTRED = 0.015;
+/** Luma levels within which a pixel is the card's fill (its blurred material varies a few levels). */
+const FILL_MATCH = 12;
 /** UIKit's alert width, points (`UIAlertController`, unchanged since iOS 7). */
 const ALERT_PT = 270;
 
@@ -130,10 +132,24 @@ function cardFrom(
     const last = stack[stack.length - 1] as Line;
     const gap = (last.y - top.y) / (stack.length - 1);
     const bottom = sheet ? H : Math.min(H, last.y + 1.3 * gap);
-    const cardTop = Math.min(
-      fillTop(luma, W, Math.round(top.l + 0.05 * W), top.y, y0),
-      fillTop(luma, W, Math.round(top.r - 0.05 * W), top.y, y0),
-    );
+    const cols = [Math.round(top.l + 0.05 * W), Math.round(top.r - 0.05 * W)];
+    let cardTop = Math.min(...cols.map((x) => fillTop(luma, W, x, top.y, y0)));
+    // An alert always has a title over its buttons (HIG "Alerts"). When what lies right over the first
+    // hairline is not the buttons' fill, the edge found is that of content drawn in the card (the
+    // location prompt's map): the card goes on above it, up to where its fill ends over the title.
+    const fill = (x: number, y: number): number => luma[Math.max(0, Math.min(H - 1, y)) * W + x] ?? 0;
+    // Or the edge is one button above the stack (a button row's height; a title alone needs ≥ 1.4: 20 pt
+    // insets around a 22 pt line, UIKit `UIAlertController`): the top of a first button under content.
+    const content =
+      top.y - cardTop < 1.2 * gap ||
+      cols.some((x) => Math.abs(fill(x, top.y - 3) - fill(x, top.y + 3)) > FILL_MATCH);
+    if (!sheet && content) {
+      const titledBetween = (from: number, to: number): boolean =>
+        centred.some((r) => centreY(r.box) * H > from && centreY(r.box) * H < to && r.box[0] * W > top.l);
+      const above = cols.map((x) => titleTop(luma, W, x, cardTop, y0, fill(x, top.y + 3), titledBetween));
+      const found = above.filter((t): t is number => t !== undefined);
+      if (found.length) cardTop = Math.min(...found);
+    }
     return { card: [top.l / W, cardTop / H, (top.r + 1) / W, bottom / H], stackTop: top.y / H };
   }
   return undefined;
@@ -262,4 +278,33 @@ function fillTop(luma: Uint8Array, W: number, x: number, fromY: number, y0: numb
     if (off >= 6) return y + 6;
   }
   return 0; // no edge in reach: take the card up to the top rather than cut it short
+}
+
+/**
+ * Above content drawn in a card (its top edge at `fromY`), the top of the card's `fill` in column `x`
+ * once a centred title lies between it and the content (`titled`): each run of ≥ 6 rows of the fill
+ * further up is tried (ending as `fillTop` does), at most four; undefined when none has a title under it.
+ */
+function titleTop(
+  luma: Uint8Array,
+  W: number,
+  x: number,
+  fromY: number,
+  y0: number,
+  fill: number,
+  titled: (from: number, to: number) => boolean,
+): number | undefined {
+  const col = Math.max(0, Math.min(W - 1, x));
+  let on = 0;
+  let tries = 0;
+  for (let y = fromY - 1; y > y0 && tries < 4; y--) {
+    on = Math.abs((luma[y * W + col] ?? 0) - fill) <= FILL_MATCH ? on + 1 : 0;
+    if (on < 6) continue;
+    const top = fillTop(luma, W, col, y + 3, y0);
+    if (titled(top, fromY)) return top;
+    tries++;
+    y = top;
+    on = 0;
+  }
+  return undefined;
 }

@@ -3,6 +3,7 @@ import { inferGridApps } from "./app-grid.js";
 import { snapAppTiles } from "./app-tiles.js";
 import { applyCalculator } from "./calculator.js";
 import { findCcPageTabs } from "./control-center-tabs.js";
+import { textCutByOverlay } from "./cut-text.js";
 import { applyDialPad } from "./dial-pad.js";
 import { proposeGlyphs } from "./glyphs.js";
 import { applyIconMemory, type IconMemory } from "./icon-memory.js";
@@ -50,7 +51,9 @@ export function applyScreenSemantics(
   if (memory) out = applyIconMemory(screen, out, memory, aspect);
   out = nameStockApps(screen, out); // the dock: no names printed, stock designs named by look
   out = nameIconButtons(screen, out);
-  return dropSpuriousRows(out, aspect, screen);
+  out = dropSpuriousRows(out, aspect, screen);
+  const cut = textCutByOverlay(screen, out); // a line half hidden by a sheet's edge: a fragment
+  return out.filter((r) => !cut.has(r));
 }
 
 /**

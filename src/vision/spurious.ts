@@ -36,7 +36,7 @@ import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
  * - **Behind a modal card.** While an alert or action sheet (`modal.ts`) or a popup menu (`overlays.ts`)
  *   is up, controls outside its card are inert, and a text line running under its side is a fragment;
  *   a lone one-character text row outside it is a glyph of an inert control read as a letter (`8`, `x`);
- *   inside an alert, text neither centred nor at its leading inset is content drawn in it (a map's names).
+ *   inside an alert, text or an icon neither centred nor at its leading inset is content drawn in it (a map's names).
  * - **Text half under a bar.** A line joining a bar's sharp title to content seen through the bar keeps
  *   only its sharp words (`trimSeenThrough`, `materials.ts`).
  * - **The image over a centred title.** An empty state's symbol, a prompt's or a call screen's header
@@ -54,8 +54,11 @@ const BEHIND_MODAL = new Set(["icon", "button", "switch"]);
 const CARD_CUT = 0.01;
 /** An alert's centred text has its centre within this fraction of the width of the card's middle … */
 const CONTENT_CENTRED = 0.03;
-/** … its leading text starts within this fraction of the width (~40 pt) of the card's left side. */
-const CONTENT_INSET = 0.1;
+/**
+ * … its leading text starts within this fraction of the card's width of its left side: 40 pt of UIKit's
+ * 270 pt alert (the location prompt's "Precise: On" pill, ~33 pt in, after its arrow).
+ */
+const CONTENT_INSET = 40 / 270;
 /** An icon row wider than this fraction of the screen … */
 const WIDE_ICON = 0.5;
 /** … and this many times wider than tall (in pixels) is not a glyph. */
@@ -98,7 +101,7 @@ export function dropSpuriousRows(
     if (onText.has(r) || ornament.has(r)) return false;
     if (card && BEHIND_MODAL.has(r.kind) && !contains(card, centreX(r.box), centreY(r.box))) return false;
     if (card && r.kind === "text" && cutByCard(r.box, card)) return false;
-    if (modal && r.kind === "text" && accessoryText(r.box, modal)) return false;
+    if (modal && (r.kind === "text" || r.kind === "icon") && accessoryText(r.box, modal)) return false;
     if (card && !contains(card, centreX(r.box), centreY(r.box)) && isGlyphRead(r, rows)) return false;
     if (isGlyphRead(r, rows) && leadsSwitchRow(r, rows)) return false;
     if (r.kind !== "icon") return true;
@@ -145,7 +148,10 @@ function isOneChar(r: Candidate): boolean {
 function accessoryText(box: Candidate["box"], modal: Modal): boolean {
   const { card, stackTop } = modal;
   if (!contains(card, centreX(box), centreY(box)) || centreY(box) >= stackTop) return false;
-  return Math.abs(centreX(box) - centreX(card)) >= CONTENT_CENTRED && box[0] - card[0] > CONTENT_INSET;
+  return (
+    Math.abs(centreX(box) - centreX(card)) >= CONTENT_CENTRED &&
+    box[0] - card[0] > CONTENT_INSET * (card[2] - card[0])
+  );
 }
 
 /**
