@@ -4,19 +4,20 @@ import { SPLIT_GAP } from "./split.js";
 
 /**
  * Text regions grown along their line over the ink the detector left out. At 320 px the DB map often
- * fires on part of a line only: small or light text (`Last Ch` of `Last Checkin: 1 Hour ago`, `Say` and
- * `album` of `Saved to album`), a glyph cut at a region's edge (`lome_widget_example`: the `h`'s stem
- * half outside), the ends of a label (`南市美術館` of `臺南市美術館二館`). PaddleOCR meets the same
- * weakness with a larger detection input (`det_limit_side_len` 960) and `use_dilation`; here the map
- * stays small (its cost grows with its area) and the line is followed on the screen itself instead.
+ * fires on part of a line only: small or light text (`Last Ch` of `Last Checkin: 1 Hour ago`), a glyph
+ * at a region's edge (`pple Newsroom`, `behaviou` in camera frames). PaddleOCR meets the same weakness
+ * with a larger detection input (`det_limit_side_len` 960, `limit_type` max; optionally `use_dilation`);
+ * here the map stays small (its cost grows with its area) and the line is followed on the screen instead.
  *
- * From a region's ink, columns beside it are walked outwards: a column whose ink lies within the line's
- * band continues the line, a blank column counts towards a gap, and the walk stops at a gap wider than
- * `WORD_GAP` ink heights or at a column with ink above or below the band (an icon, a picture, another
- * line, a textured background). A word space in SF Pro leaves an ink gap of 0.3–0.45 em and labels iOS
- * sets side by side are at least 8 pt apart, 0.69–0.81 em measured (`split.ts`); an ink height is
- * 0.74–0.94 em on a line with capitals or descenders, so 0.5 ink heights (0.37–0.47 em) takes a line's
- * word spaces and never the gap between two labels. Regions that meet on one band become one.
+ * From the region's ink inside its kernel (the unclip margin may hold part of an icon), columns beside
+ * it are walked outwards: a column whose ink lies within the line's band continues the line, a blank
+ * column counts towards a gap, and the walk stops at a column with ink above or below the band (an icon,
+ * a picture, another line, a textured background). The first gap must be a letter gap (`LETTER_GAP`):
+ * a region that ends at a word's end is the detector's call. After that the walk crosses word spaces
+ * (SF Pro: 0.3–0.45 em of ink gap) and stops at `SPLIT_GAP` (0.6 em), where `split.ts` takes a gap for
+ * two labels (iOS sets labels at least 8 pt apart, 0.69–0.81 em measured). Each run of ink it takes must
+ * be as dark as the line's own glyphs, and the first no wider than a glyph or two (`FIRST_RUN`). A region
+ * grows only where the ink lies past its edge; regions whose grown ink meets on one band become one.
  */
 
 /**
