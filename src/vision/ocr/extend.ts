@@ -40,8 +40,8 @@ const LETTER_GAP = 0.25;
 const FIRST_RUN = 1.2;
 /** A run of ink beside the line is its text only when as dark as this share of the line's own ink. */
 const PEAK_SHARE = 0.5;
-/** How far (ems) ink must reach past a region's edge for the region to grow. */
-const PAST_EDGE = 0.1;
+/** How far (px) ink must reach past a region's edge for the region to grow. */
+const PAST_EDGE = 1;
 /** Margin (ink heights) left beside ink the region grew over. */
 const MARGIN = 0.25;
 /** How far (ink heights) ink may reach past the band's top and bottom and still be the line's. */
@@ -187,10 +187,10 @@ function grow(image: InkImage, box: PixelBox): Grown {
   const right = walk(Math.floor(ink.x1) - 2, 1);
   // Only ink past the region's edge counts: the region cut the line there. Ink the walk found inside
   // the region's own margin is already read.
-  // A pixel or two of a glyph at the edge still reads (and a changed crop reads differently).
-  const past = PAST_EDGE * em;
-  const x0 = left < box.x0 - past ? left : undefined;
-  const x1 = right + 1 > box.x1 + past ? right + 1 : undefined;
+  // One column past the edge is a glyph's anti-aliased fringe, no cut (and a changed crop reads
+  // differently: `"icon" : {` read as `"icon"`).
+  const x0 = left < box.x0 - PAST_EDGE ? left : undefined;
+  const x1 = right + 1 > box.x1 + PAST_EDGE ? right + 1 : undefined;
   if (x0 === undefined && x1 === undefined) return { box, ink, found: ink };
   // The recogniser reads a glyph at the crop's very edge badly: a margin is kept beside the new ink.
   const margin = MARGIN * inkHeight;
