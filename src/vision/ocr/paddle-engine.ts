@@ -8,6 +8,7 @@ import type { OcrOptions } from "./config.js";
 import { ctcDecode, restoreSpaces } from "./ctc.js";
 import { ellipsisDash, typographicDashes } from "./dashes.js";
 import { dbBoxes, detectionInput, detectionInputGrey, detectionSize, type PixelBox } from "./detect.js";
+import { extendAlongLines } from "./extend.js";
 import { endsWithRaisedMark, type InkImage, tightenToInk, withLeadingDash } from "./ink.js";
 import { iconReadAsOpener, leadingIcon } from "./lead-icon.js";
 import { caseFromInk, keypadPlus, underZero } from "./letter-case.js";
@@ -119,7 +120,11 @@ export class PaddleOcrEngine implements OcrEngine {
       : undefined;
     this.normalized = normalized;
     const flat: InkImage = normalized ?? image;
-    const boxes = (await this.detect(normalized ?? image)).map((b) => withLeadingDash(flat, b));
+    // Each region followed along its line over ink the 320 px map missed (`extend.ts`).
+    const boxes = extendAlongLines(
+      flat,
+      (await this.detect(normalized ?? image)).map((b) => withLeadingDash(flat, b)),
+    );
     const read = await this.read(detail, boxes.map(toDetail));
     if (flat !== image) {
       const weak = read.flatMap((r, i) => {

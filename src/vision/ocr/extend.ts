@@ -1,0 +1,206 @@
+import type { PixelBox } from "./detect.js";
+import { greyCrop, type InkImage, tightenToInk } from "./ink.js";
+import { SPLIT_GAP } from "./split.js";
+
+/**
+ * Text regions grown along their line over the ink the detector left out. At 320 px the DB map often
+ * fires on part of a line only: small or light text (`Last Ch` of `Last Checkin: 1 Hour ago`), a glyph
+ * at a region's edge (`pple Newsroom`, `behaviou` in camera frames). PaddleOCR meets the same weakness
+ * with a larger detection input (`det_limit_side_len` 960, `limit_type` max; optionally `use_dilation`);
+ * here the map stays small (its cost grows with its area) and the line is followed on the screen instead.
+ *
+ * From the region's ink inside its kernel (the unclip margin may hold part of an icon), columns beside
+ * it are walked outwards: a column whose ink lies within the line's band continues the line, a blank
+ * column counts towards a gap, and the walk stops at a column with ink above or below the band (an icon,
+ * a picture, another line, a textured background). The first gap must be a letter gap (`LETTER_GAP`):
+ * a region that ends at a word's end is the detector's call. After that the walk crosses word spaces
+ * (SF Pro: 0.3–0.45 em of ink gap) and stops at `SPLIT_GAP` (0.6 em), where `split.ts` takes a gap for
+ * two labels (iOS sets labels at least 8 pt apart, 0.69–0.81 em measured). Each run of ink it takes must
+ * be as dark as the line's own glyphs, and the first no wider than a glyph or two (`FIRST_RUN`). A region
+ * grows only where the ink lies past its edge; regions whose grown ink meets on one band become one.
+ */
+
+/**
+ * Most ems a line's ink spans from top to bottom (SF Pro's ascender to descender, 0.94; a PingFang
+ * ideograph 0.9): the em is at least the ink height over this, so a gap in ems is never overestimated.
+ */
+const TALLEST_REACH = 0.94;
+/**
+ * Widest blank run (ems) between the region's ink and the first ink it grows over: a gap between two
+ * letters of a word (SF Pro's side bearings, 0.05–0.15 em), not a word space (0.3–0.45 em). A region
+ * that ends in the middle of a word was cut short by the map; one that ends at a word's end is taken as
+ * the detector found it (an icon or another label may follow a word space away: `X  Delete`).
+ */
+const LETTER_GAP = 0.25;
+/**
+ * Widest (ems) the first run of new ink may be: one glyph or two (SF Pro's widest letters are about an
+ * em, an ideograph is one). An icon beside a label (`X` before `Delete Shortcut Banners`) or a bar drawn
+ * through the line (the home indicator under `Departure Offset`) runs on for longer.
+ */
+const FIRST_RUN = 1.2;
+/** A run of ink beside the line is its text only when as dark as this share of the line's own ink. */
+const PEAK_SHARE = 0.5;
+/** How far (px) ink must reach past a region's edge for the region to grow. */
+const PAST_EDGE = 1;
+/** Margin (ink heights) left beside ink the region grew over. */
+const MARGIN = 0.25;
+/** How far (ink heights) ink may reach past the band's top and bottom and still be the line's. */
+const BAND_SLACK = 0.15;
+/**
+ * How far (region heights) the detector's kernel lies inside the region on each side: DB grows a kernel
+ * `kh` tall by `area × ratio / perimeter`, about 0.6 `kh` at ratio 1.2 for a long line, so the region is
+ * ~2.2 `kh` tall and its margin ~0.27 of that.
+ */
+const KERNEL_INSET = 0.3;
+/** Rows (ink heights) above and below the band that must stay blank where the line continues. */
+const GUARD = 0.3;
+
+interface Grown {
+  box: PixelBox;
+  /** The line's ink, grown. */
+  ink: PixelBox;
+  /** The line's ink as the detector found it. */
+  found: PixelBox;
+}
+
+/**
+ * Every region grown along its line (see the module comment), regions whose grown ink meets on one band
+ * merged, in the order of the first region of each. A region without clear ink is kept as it is.
+ */
+export function extendAlongLines(image: InkImage, boxes: readonly PixelBox[]): PixelBox[] {
+  const grown = boxes.map((b) => grow(image, b));
+  const out: (Grown | undefined)[] = [...grown];
+  for (let i = 0; i < out.length; i++) {
+    for (let j = i + 1; j < out.length; j++) {
+      const a = out[i];
+      const b = out[j];
+      // Regions that met before growing were kept apart by the detector (a label over its reflection).
+      if (!a || !b || !sameLine(a.ink, b.ink) || sameLine(a.found, b.found)) continue;
+      out[i] = { box: union(a.box, b.box), ink: union(a.ink, b.ink), found: union(a.found, b.found) };
+      out[j] = undefined;
+      j = i; // the merged region may now meet an earlier one
+    }
+  }
+  return out.flatMap((g) => (g ? [g.box] : []));
+}
+
+/** Two grown lines that overlap along x on the same band (most of the lower one's height, similar size). */
+function sameLine(a: PixelBox, b: PixelBox): boolean {
+  if (a.x1 <= b.x0 || b.x1 <= a.x0) return false;
+  const ha = a.y1 - a.y0;
+  const hb = b.y1 - b.y0;
+  const overlap = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+  return overlap >= 0.6 * Math.min(ha, hb) && Math.max(ha, hb) <= 1.4 * Math.min(ha, hb);
+}
+
+function union(a: PixelBox, b: PixelBox): PixelBox {
+  return {
+    x0: Math.min(a.x0, b.x0),
+    y0: Math.min(a.y0, b.y0),
+    x1: Math.max(a.x1, b.x1),
+    y1: Math.max(a.y1, b.y1),
+    score: Math.max(a.score, b.score),
+  };
+}
+
+function grow(image: InkImage, box: PixelBox): Grown {
+  // The line is measured inside the detector's kernel: the unclip margin may hold part of an icon.
+  const inset = Math.min(KERNEL_INSET * (box.y1 - box.y0), (box.x1 - box.x0) / 3);
+  const core = { ...box, x0: box.x0 + inset, x1: box.x1 - inset };
+  const ink = tightenToInk(image, core);
+  const h = ink.y1 - ink.y0;
+  // `tightenToInk` leaves a pixel above the ink and two below it.
+  const inkHeight = h - 2;
+  if (ink === core || inkHeight < 4) return { box, ink: box, found: box };
+  const crop = greyCrop(image, core, 3, 3);
+  if (!crop) return { box, ink, found: ink };
+  const threshold = Math.max(24, crop.maxDiff / 3);
+  const reach = Math.ceil(h * (BAND_SLACK + GUARD));
+  const band = { y0: ink.y0 - BAND_SLACK * h, y1: ink.y1 + BAND_SLACK * h };
+  const y0 = Math.max(0, Math.floor(ink.y0 - reach));
+  const y1 = Math.min(image.height, Math.ceil(ink.y1 + reach));
+  // Part of the band falls outside the image: nothing to check the line against.
+  if (y0 > ink.y0 - reach || y1 < ink.y1 + reach) return { box, ink, found: ink };
+  const grey = image.data;
+  const rgb = "channels" in image;
+  /** A column's strongest ink within the band (0: blank), or −1 when it has ink above or below it. */
+  const column = (x: number): number => {
+    let peak = 0;
+    for (let y = y0; y < y1; y++) {
+      const o = y * image.width + x;
+      const v = rgb
+        ? 0.299 * (grey[o * 3] ?? 0) + 0.587 * (grey[o * 3 + 1] ?? 0) + 0.114 * (grey[o * 3 + 2] ?? 0)
+        : (grey[o] ?? 0);
+      const d = Math.abs(v - crop.bg);
+      if (d <= threshold) continue;
+      if (y < band.y0 || y >= band.y1) return -1;
+      peak = Math.max(peak, d);
+    }
+    return peak;
+  };
+  const em = inkHeight / TALLEST_REACH;
+  const maxGap = SPLIT_GAP * em;
+  const letterGap = LETTER_GAP * em;
+  const minPeak = PEAK_SHARE * crop.maxDiff;
+  const firstRun = FIRST_RUN * em;
+  /**
+   * The farthest column of the line's ink from `from` (its last ink column) in direction `step`: runs of
+   * ink, each as dark as the line's own, across blank gaps narrower than `maxGap`, the first of them no
+   * wider than a letter gap; a run that meets ink above or below the band is not the line's.
+   */
+  const walk = (from: number, step: 1 | -1): number => {
+    let kept = from;
+    let last = from;
+    let peak = Number.POSITIVE_INFINITY;
+    let gap = 0;
+    let runs = 0;
+    /** Where the first run of new ink began: at `from` when the region's own ink runs on past it. */
+    let start = from;
+    const firstTooWide = () => runs <= 1 && Math.abs(last - start) > firstRun;
+    for (let x = from + step; x >= 0 && x < image.width; x += step) {
+      const c = column(x);
+      if (c < 0) return kept;
+      if (c > 0) {
+        if (gap > 0) {
+          if (runs++ === 0) {
+            if (gap > letterGap) return kept;
+            start = x;
+          }
+          peak = 0;
+        }
+        peak = Math.max(peak, c);
+        last = x;
+        gap = 0;
+        if (firstTooWide()) return kept;
+        continue;
+      }
+      if (gap === 0) {
+        if (peak < minPeak) return kept;
+        kept = last;
+      }
+      if (++gap > maxGap) return kept;
+    }
+    return gap === 0 && peak >= minPeak ? last : kept;
+  };
+  // `tightenToInk` leaves a pixel of margin left and two right of the ink.
+  const left = walk(Math.ceil(ink.x0) + 1, -1);
+  const right = walk(Math.floor(ink.x1) - 2, 1);
+  // Only ink past the region's edge counts: the region cut the line there. Ink the walk found inside
+  // the region's own margin is already read.
+  // One column past the edge is a glyph's anti-aliased fringe, no cut (and a changed crop reads
+  // differently: `"icon" : {` read as `"icon"`).
+  const x0 = left < box.x0 - PAST_EDGE ? left : undefined;
+  const x1 = right + 1 > box.x1 + PAST_EDGE ? right + 1 : undefined;
+  if (x0 === undefined && x1 === undefined) return { box, ink, found: ink };
+  // The recogniser reads a glyph at the crop's very edge badly: a margin is kept beside the new ink.
+  const margin = MARGIN * inkHeight;
+  return {
+    box: {
+      ...box,
+      x0: x0 === undefined ? box.x0 : Math.max(0, x0 - margin),
+      x1: x1 === undefined ? box.x1 : Math.min(image.width, x1 + margin),
+    },
+    ink: { ...ink, x0: x0 ?? ink.x0, x1: x1 ?? ink.x1 },
+    found: ink,
+  };
+}

@@ -1,0 +1,28 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createOcrEngine, type PaddleOcrEngine } from "../../../src/vision/ocr/index.js";
+import { decodeRgb } from "../../../src/vision/rectify.js";
+
+const DATASET = "datasets/real-iphone/images";
+
+/**
+ * `extend.ts` on a real screenshot of the development set, read whole by the real PP-OCRv4 models: the
+ * 320 px map fires on `Last Ch` of a small grey caption only (before: `Last Ch`).
+ */
+describe("lines the detection map cut short, on a real iPhone screenshot", () => {
+  let engine: PaddleOcrEngine;
+  beforeAll(async () => {
+    engine = await createOcrEngine();
+  }, 60_000);
+  afterAll(async () => {
+    await engine?.close();
+  });
+
+  it("reads the caption on past the word the map stopped in", async () => {
+    const image = await decodeRgb(readFileSync(join(DATASET, "rd-fordpass-action-sheet.jpg")));
+    const texts = (await engine.recognize(image)).map((l) => l.text);
+    expect(texts).toContain("Last Checkin:");
+    expect(texts).not.toContain("Last Ch");
+  }, 60_000);
+});

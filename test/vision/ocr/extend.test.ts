@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import type { RgbImage } from "../../../src/shared/image.js";
+import type { PixelBox } from "../../../src/vision/ocr/detect.js";
+import { extendAlongLines } from "../../../src/vision/ocr/extend.js";
+
+/** A white `w`×60 image with black rectangles `[x0, y0, x1, y1)`. */
+function drawn(w: number, rects: readonly (readonly [number, number, number, number])[]): RgbImage {
+  const h = 60;
+  const data = Buffer.alloc(w * h * 3, 255);
+  for (const [x0, y0, x1, y1] of rects)
+    for (let y = y0; y < y1; y++) data.fill(0, (y * w + x0) * 3, (y * w + x1) * 3);
+  return { width: w, height: h, channels: 3, data };
+}
+
+/** Glyphs 10 px wide and 20 px tall (rows 20–39: an em of ~21 px), 2 px apart, from `x`. */
+const word = (x: number, letters: number) =>
+  Array.from({ length: letters }, (_, i) => [x + 12 * i, 20, x + 12 * i + 10, 40] as const);
+/** Two words 7 px apart (a word space, 0.33 em), then a second label 16 px on (0.75 em). */
+const LINE = [...word(20, 3), ...word(61, 2), ...word(99, 2)];
+const region = (x0: number, x1: number): PixelBox => ({ x0, y0: 12, x1, y1: 48, score: 0.9 });
+
+describe("text regions followed along their line", () => {
+  it("grows a region cut inside a word over the rest of the label, across word spaces", () => {
+    // The region ends inside the second letter: the map fired on part of the line only.
+    const [box] = extendAlongLines(drawn(200, LINE), [region(10, 38)]);
+    expect(box?.x0).toBe(10);
+    // Through `…` of the first word and the whole second one (ink to x 82), a margin after it, and not
+    // over the 16 px gap to the next label.
+    expect(box?.x1).toBeCloseTo(88, 0);
+  });
+
+  it("leaves a region that ends at a word's end, and one whose line has no more ink", () => {
+    const image = drawn(200, LINE);
+    expect(extendAlongLines(image, [region(10, 60)])).toEqual([region(10, 60)]);
+    expect(extendAlongLines(image, [region(92, 125)])).toEqual([region(92, 125)]);
+  });
+
+  it("merges two regions of one label the walk joins, not regions that met before", () => {
+    const image = drawn(200, LINE);
+    expect(extendAlongLines(image, [region(10, 38), region(56, 90)])).toEqual([
+      { x0: 10, y0: 12, x1: 90, y1: 48, score: 0.9 },
+    ]);
+    // A label and a line over it the detector kept apart stay two.
+    const stacked = [region(10, 60), { ...region(10, 60), y0: 14, y1: 50 }];
+    expect(extendAlongLines(image, stacked)).toEqual(stacked);
+  });
+
+  it("stops at ink reaching above or below the line, a wide run and a faint run", () => {
+    // A picture above and below the line from x 40 on.
+    const picture = drawn(200, [...LINE, [40, 0, 120, 16], [40, 44, 120, 60]]);
+    expect(extendAlongLines(picture, [region(10, 38)])[0]?.x1).toBeLessThan(42);
+    // A bar through the line's band from the glyph the region cut (the home indicator under a label).
+    const bar = drawn(200, [...word(20, 2), [32, 34, 160, 40]]);
+    expect(extendAlongLines(bar, [region(10, 38)])).toEqual([region(10, 38)]);
+    // Faint ink a letter gap after the line (a map's road, a picture's edge): grey 150 beside black.
+    const faint = drawn(200, word(20, 2));
+    for (let y = 20; y < 40; y++) faint.data.fill(150, (y * 200 + 44) * 3, (y * 200 + 70) * 3);
+    expect(extendAlongLines(faint, [region(10, 44)])).toEqual([region(10, 44)]);
+    // The same run as dark as the line's glyphs is taken.
+    const dark = drawn(200, [...word(20, 2), [44, 20, 70, 40]]);
+    expect(extendAlongLines(dark, [region(10, 44)])[0]?.x1).toBeCloseTo(75, 0);
+  });
+});
