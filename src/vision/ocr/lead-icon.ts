@@ -19,8 +19,9 @@ import { emHeight, reach } from "./split.js";
  *   a leading image on the text (UITableViewCell's imageView, an SF Symbol's image baseline; HIG, SF
  *   Symbols: a symbol's body is centred on the cap height, its taller parts overhang both ways), while a
  *   letter or digit ends at the baseline (overshoot ~0.01 em). The baseline and the em are measured on
- *   the rest of the line (`textBand`): the line's own ink box holds the icon, so an em taken from it is
- *   inflated by the very thing being judged.
+ *   the rest of the line (`textBand`, three letters or digits at least: one glyph's bottom is no
+ *   baseline): the line's own ink box holds the icon, so an em taken from it is inflated by the very
+ *   thing being judged.
  * A symbol read before the space (`@`, `©`, `☆`: not a letter, digit, dash or bracket) is an icon on the
  * same ink tests but holes (a 16 pt app-icon tile read `@`: `@ Quickstart Audio…`).
  */
@@ -41,9 +42,10 @@ export function leadingIcon(image: RgbImage, line: PixelBox, text: string, space
   // An ideograph's face sits ~0.1 em below the Latin baseline (PingFang), so only other glyphs are judged.
   const sinks =
     band !== undefined &&
+    (text.slice(2).match(/[\p{L}\p{N}]/gu) ?? []).length >= 3 &&
     !DESCENDS.test(first) &&
     !CJK.test(first) &&
-    g.bottom - band.baseline >= SINKS * band.em;
+    g.bottom - band.baseline >= Math.max(SINKS * band.em, SINKS_PX);
 
   if (symbol) return g.fill >= 0.8 || sinks;
   return (
@@ -61,6 +63,11 @@ export function leadingIcon(image: RgbImage, line: PixelBox, text: string, space
  * glyph's measured bottom by about a pixel (≤ 0.06 em at 17 pt on the 585 px rectified screen).
  */
 const SINKS = 0.12;
+/**
+ * And this many pixels: anti-aliasing and a camera frame's blur move an ink edge by up to two pixels
+ * whatever the text size (a round `0`'s overshoot measured 2 px below the baseline on a filmed 11 px em).
+ */
+const SINKS_PX = 3;
 /** Characters whose ink goes below the baseline (descenders, brackets, `@`, `$`, `Q`'s tail). */
 const DESCENDS = /[gjpqyQ@$()[\]{}|,;/\\]/u;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
@@ -68,8 +75,8 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 const SYMBOL = /^[\p{So}@]$/u;
 
 /**
- * The rest of a line after `fromX` (image pixels): its ink's top and the baseline (the median of its
- * inked columns' lowest rows: descenders are the few columns below it), and the em of `text` drawn there
+ * The rest of a line after `fromX` (image pixels): its ink's top and the baseline (the row most of its
+ * inked columns end on: descenders are the few columns below it), and the em of `text` drawn there
  * (its ink height over how far its characters reach, `reach`). Undefined without clear ink.
  */
 export function textBand(
@@ -97,8 +104,19 @@ export function textBand(
     bottom = Math.max(bottom, low);
   }
   if (bottoms.length < 3 || bottom <= top) return undefined;
-  bottoms.sort((a, b) => a - b);
-  const baseline = bottoms[Math.floor(bottoms.length / 2)] ?? bottom;
+  // The baseline: the row most columns end on (with the rows either side, for anti-aliasing); a median
+  // would be pulled up by columns ending high (a `T`'s bar, an `r`'s arm, an `M`'s diagonals).
+  const count = new Map<number, number>();
+  for (const b of bottoms) count.set(b, (count.get(b) ?? 0) + 1);
+  let baseline = bottom;
+  let best = -1;
+  for (const b of count.keys()) {
+    const n = (count.get(b - 1) ?? 0) + (count.get(b) ?? 0) + (count.get(b + 1) ?? 0);
+    if (n > best || (n === best && b > baseline)) {
+      best = n;
+      baseline = b;
+    }
+  }
   return { top: crop.y0 + top, baseline: crop.y0 + baseline, em: (bottom - top + 1) / reach(text) };
 }
 
