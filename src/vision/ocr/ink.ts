@@ -162,12 +162,7 @@ export function withLeadingDash(image: InkImage, box: PixelBox): PixelBox {
   // bar running in from the strip's far edge is a track or a rule (an audio bubble's progress line
   // before `0:04`), not a dash.
   const dashLike =
-    inkH <= 0.2 * h &&
-    inkW >= h / 6 &&
-    mid > 0.3 &&
-    mid < 0.75 &&
-    m.w - 1 - b.x1 <= h / 3 &&
-    b.x0 > 0;
+    inkH <= 0.2 * h && inkW >= h / 6 && mid > 0.3 && mid < 0.75 && m.w - 1 - b.x1 <= h / 3 && b.x0 > 0;
   return dashLike ? { ...box, x0: Math.max(0, m.x0 + b.x0 - 2) } : box;
 }
 

@@ -79,7 +79,7 @@ const SYMBOL = /^[\p{So}@]$/u;
  * inked columns end on: descenders are the few columns below it), and the em of `text` drawn there
  * (its ink height over how far its characters reach, `reach`). Undefined without clear ink.
  */
-export function textBand(
+function textBand(
   image: RgbImage,
   line: PixelBox,
   fromX: number,
