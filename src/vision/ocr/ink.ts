@@ -157,8 +157,12 @@ export function withLeadingDash(image: InkImage, box: PixelBox): PixelBox {
   const inkW = b.x1 - b.x0 + 1;
   const mid = (b.y0 + b.y1) / 2 / m.h;
   // A dash: at most a fifth of the line tall, at least a sixth of it wide, in its middle band, and
-  // ending near the text (within a third of the line's height of the region's left edge).
-  const dashLike = inkH <= 0.2 * h && inkW >= h / 6 && mid > 0.3 && mid < 0.75 && m.w - 1 - b.x1 <= h / 3;
+  // ending near the text (within a third of the line's height of the region's left edge). It starts
+  // inside the strip: a minus or an en dash is 0.3–0.6 em wide (SF Pro), the strip a line height, so a
+  // bar running in from the strip's far edge is a track or a rule (an audio bubble's progress line
+  // before `0:04`), not a dash.
+  const dashLike =
+    inkH <= 0.2 * h && inkW >= h / 6 && mid > 0.3 && mid < 0.75 && m.w - 1 - b.x1 <= h / 3 && b.x0 > 0;
   return dashLike ? { ...box, x0: Math.max(0, m.x0 + b.x0 - 2) } : box;
 }
 

@@ -13,13 +13,24 @@ import { emHeight, reach } from "./split.js";
  * - read as a bar (`1`, `I`, `l`, `i`, `|`) but as wide as it is tall (a bar is under 0.6);
  * - taller than the character reaches by a fifth or more (SF Pro: capitals and digits 0.70 em,
  *   ascenders 0.74, x-height 0.53, descenders 0.20; the em from the line: `emHeight`);
- * - read as a dot (`·`, `.`, `•`) but over 0.45 em tall (a dot is ~0.12 em).
+ * - read as a dot (`·`, `.`, `•`) but over 0.45 em tall (a dot is ~0.12 em);
+ * - reaching below the baseline of the text after it by `SINKS` em or more while the character it is
+ *   read as stands on the baseline (`O Enable IPv6`'s radio circle, a favicon tile, a tyre): iOS centres
+ *   a leading image on the text (UITableViewCell's imageView, an SF Symbol's image baseline; HIG, SF
+ *   Symbols: a symbol's body is centred on the cap height, its taller parts overhang both ways), while a
+ *   letter or digit ends at the baseline (overshoot ~0.01 em). The baseline and the em are measured on
+ *   the rest of the line (`textBand`, three letters or digits at least: one glyph's bottom is no
+ *   baseline): the line's own ink box holds the icon, so an em taken from it is inflated by the very
+ *   thing being judged.
+ * A symbol read before the space (`@`, `©`, `☆`: not a letter, digit, dash or bracket) is an icon on the
+ * same ink tests but holes (a 16 pt app-icon tile read `@`: `@ Quickstart Audio…`).
  */
 export function leadingIcon(image: RgbImage, line: PixelBox, text: string, spaceX: number): boolean {
   const first = text[0] ?? "";
   if (text[1] !== " " || !/[\p{L}\p{N}]/u.test(text.slice(2))) return false;
   const dot = DOTS.has(first);
-  if (!dot && !/^[\p{L}\p{N}]$/u.test(first)) return false;
+  const symbol = !dot && SYMBOL.test(first);
+  if (!dot && !symbol && !/^[\p{L}\p{N}]$/u.test(first)) return false;
   const lineHeight = line.y1 - line.y0;
   const g = glyphShape(image, { ...line, x1: spaceX }, lineHeight);
   // Wider than tall by half: two glyphs before the space (`© J`), not one icon (square-ish: 0.9–1.0).
@@ -27,12 +38,86 @@ export function leadingIcon(image: RgbImage, line: PixelBox, text: string, space
   const em = emHeight(text.slice(2), lineHeight);
   const tall = (g.height * lineHeight) / em;
   if (dot) return tall > 0.45;
+  const band = textBand(image, line, spaceX, text.slice(2));
+  // An ideograph's face sits ~0.1 em below the Latin baseline (PingFang), so only other glyphs are judged.
+  const sinks =
+    band !== undefined &&
+    (text.slice(2).match(/[\p{L}\p{N}]/gu) ?? []).length >= 3 &&
+    !DESCENDS.test(first) &&
+    !CJK.test(first) &&
+    g.bottom - band.baseline >= Math.max(SINKS * band.em, SINKS_PX);
+
+  if (symbol) return g.fill >= 0.8 || sinks;
   return (
     g.fill >= 0.8 ||
     g.holes > (HOLES.get(first) ?? 0) ||
     (BARS.has(first) && g.aspect >= 0.85) ||
-    tall >= 1.2 * reach(first)
+    tall >= 1.2 * reach(first) ||
+    sinks
   );
+}
+
+/**
+ * How far below the text's baseline, in ems, a leading glyph's ink must reach to be an image. A 20 pt
+ * image centred on 17 pt text overhangs its baseline by ~0.2 em; the blur of a camera frame lowers a
+ * glyph's measured bottom by about a pixel (≤ 0.06 em at 17 pt on the 585 px rectified screen).
+ */
+const SINKS = 0.12;
+/**
+ * And this many pixels: anti-aliasing and a camera frame's blur move an ink edge by up to two pixels
+ * whatever the text size (a round `0`'s overshoot measured 2 px below the baseline on a filmed 11 px em).
+ */
+const SINKS_PX = 3;
+/** Characters whose ink goes below the baseline (descenders, brackets, `@`, `$`, `Q`'s tail). */
+const DESCENDS = /[gjpqyQ@$()[\]{}|,;/\\]/u;
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+/** Symbols the recogniser names for an icon (not dashes, brackets, quotes or currency: text uses those). */
+const SYMBOL = /^[\p{So}@]$/u;
+
+/**
+ * The rest of a line after `fromX` (image pixels): its ink's top and the baseline (the row most of its
+ * inked columns end on: descenders are the few columns below it), and the em of `text` drawn there
+ * (its ink height over how far its characters reach, `reach`). Undefined without clear ink.
+ */
+function textBand(
+  image: RgbImage,
+  line: PixelBox,
+  fromX: number,
+  text: string,
+): { top: number; baseline: number; em: number } | undefined {
+  const crop = greyCrop(image, { ...line, x0: fromX }, 3, 3);
+  if (!crop) return undefined;
+  const { w, h, grey, bg, maxDiff } = crop;
+  const threshold = Math.max(24, maxDiff / 3);
+  if (maxDiff < threshold) return undefined;
+  let top = h;
+  let bottom = -1;
+  const bottoms: number[] = [];
+  for (let x = 0; x < w; x++) {
+    let low = -1;
+    for (let y = 0; y < h; y++)
+      if (Math.abs((grey[y * w + x] ?? 0) - bg) > threshold) {
+        top = Math.min(top, y);
+        low = y;
+      }
+    if (low >= 0) bottoms.push(low);
+    bottom = Math.max(bottom, low);
+  }
+  if (bottoms.length < 3 || bottom <= top) return undefined;
+  // The baseline: the row most columns end on (with the rows either side, for anti-aliasing); a median
+  // would be pulled up by columns ending high (a `T`'s bar, an `r`'s arm, an `M`'s diagonals).
+  const count = new Map<number, number>();
+  for (const b of bottoms) count.set(b, (count.get(b) ?? 0) + 1);
+  let baseline = bottom;
+  let best = -1;
+  for (const b of count.keys()) {
+    const n = (count.get(b - 1) ?? 0) + (count.get(b) ?? 0) + (count.get(b + 1) ?? 0);
+    if (n > best || (n === best && b > baseline)) {
+      best = n;
+      baseline = b;
+    }
+  }
+  return { top: crop.y0 + top, baseline: crop.y0 + baseline, em: (bottom - top + 1) / reach(text) };
 }
 
 const DOTS = new Set(["·", ".", "•", "‧"]);
@@ -50,6 +135,8 @@ interface GlyphShape {
   holes: number;
   /** Its ink height over the line's. */
   height: number;
+  /** Its ink's lowest row, image pixels. */
+  bottom: number;
 }
 
 /**
@@ -126,7 +213,13 @@ function glyphShape(image: RgbImage, box: PixelBox, lineInkHeight: number): Glyp
       const size = flood();
       if (size >= minHole) holes++;
     }
-  return { fill: count / (bw * bh), aspect: bw / bh, holes, height: bh / Math.max(1, lineInkHeight) };
+  return {
+    fill: count / (bw * bh),
+    aspect: bw / bh,
+    holes,
+    height: bh / Math.max(1, lineInkHeight),
+    bottom: crop.y0 + y1,
+  };
 }
 
 /** Corner brackets: their corner is their box's top-left, always inked. */
@@ -145,12 +238,26 @@ export function iconReadAsOpener(image: RgbImage, line: PixelBox, text: string):
   if (!CORNER_OPENERS.has(first) || !HAN.test(text[1] ?? "")) return undefined;
   if (text.includes(first === "『" ? "』" : first === "「" ? "」" : first === "（" ? "）" : ")"))
     return undefined;
+  const run = firstInkRun(image, line);
+  if (!run) return undefined;
+  const { x0, x1, y0, y1, inkAt, crop } = run;
+  const qx = x0 + 0.35 * (x1 - x0 + 1);
+  const qy = y0 + 0.35 * (y1 - y0 + 1);
+  let corner = 0;
+  for (let y = y0; y < qy; y++) for (let x = x0; x < qx; x++) if (inkAt(x, y)) corner++;
+  return corner === 0 ? crop.x0 + x1 + 1 : undefined;
+}
+
+/**
+ * The first glyph of a line: from its first inked column to the first blank gap of ≥ 1/8 of the line's
+ * height (crop pixels, inclusive), with its rows; undefined without clear ink or when it runs to the end.
+ */
+function firstInkRun(image: RgbImage, line: PixelBox) {
   const crop = greyCrop(image, line, 6, 6);
   if (!crop || crop.maxDiff < 48) return undefined;
   const { w, h, grey, bg } = crop;
   const t = crop.maxDiff / 2;
   const inkAt = (x: number, y: number) => Math.abs((grey[y * w + x] ?? 0) - bg) > t;
-  // The first glyph: from the first inked column to the first gap of ≥ 1/8 line height.
   const gap = Math.max(2, Math.round(h / 8));
   let x0 = -1;
   let x1 = -1;
@@ -173,9 +280,28 @@ export function iconReadAsOpener(image: RgbImage, line: PixelBox, text: string):
         y0 = Math.min(y0, y);
         y1 = Math.max(y1, y);
       }
-  const qx = x0 + 0.35 * (x1 - x0 + 1);
-  const qy = y0 + 0.35 * (y1 - y0 + 1);
-  let corner = 0;
-  for (let y = y0; y < qy; y++) for (let x = x0; x < qx; x++) if (inkAt(x, y)) corner++;
-  return corner === 0 ? crop.x0 + x1 + 1 : undefined;
+  return { x0, x1, y0, y1, inkAt, crop };
+}
+
+/**
+ * An icon read as a symbol glued to the label after it, no space between (`☆276`: a star button's
+ * count; `●原图`: a selected radio circle before its label). iOS sets a symbol and its count as an
+ * image and a label side by side (a toolbar's like / boost / star counts), so the recogniser sees no
+ * word gap; the glyph says which it is. The first character is a symbol (`So`) or a dot and the next a
+ * digit or an ideograph; the first glyph (up to a clear gap) is an icon when it is taller than the
+ * character can be in the text after it: over 0.45 em for a dot (a text bullet is ~0.3 em), 1.2 cap
+ * heights (0.84 em) for another symbol (SF Pro draws `☆`, `△` within the cap height; the em from the
+ * rest of the line, `textBand`). Returns where the glyph ends (image x) for the caller to cut it.
+ */
+export function gluedIcon(image: RgbImage, line: PixelBox, text: string): number | undefined {
+  const first = text[0] ?? "";
+  const dot = DOTS.has(first) || first === "●";
+  if ((!dot && !/^\p{So}$/u.test(first)) || !/^[\p{Nd}\p{Script=Han}]/u.test(text.slice(1))) return undefined;
+  const run = firstInkRun(image, line);
+  if (!run) return undefined;
+  const end = run.crop.x0 + run.x1 + 1;
+  const band = textBand(image, line, end, text.slice(1));
+  if (!band) return undefined;
+  const tall = (run.y1 - run.y0 + 1) / band.em;
+  return tall > (dot ? 0.45 : 0.84) ? end : undefined;
 }

@@ -10,7 +10,7 @@ import { ellipsisDash, typographicDashes } from "./dashes.js";
 import { dbBoxes, detectionInput, detectionInputGrey, detectionSize, type PixelBox } from "./detect.js";
 import { extendAlongLines } from "./extend.js";
 import { endsWithRaisedMark, type InkImage, tightenToInk, withLeadingDash } from "./ink.js";
-import { iconReadAsOpener, leadingIcon } from "./lead-icon.js";
+import { gluedIcon, iconReadAsOpener, leadingIcon } from "./lead-icon.js";
 import { caseFromInk, keypadPlus, underZero } from "./letter-case.js";
 import {
   DEFAULT_LOCAL_CONTRAST,
@@ -182,21 +182,24 @@ export class PaddleOcrEngine implements OcrEngine {
         detail,
         toDetail(ink),
       );
-      // A `©` the recogniser cannot emit, put back from its ink (`symbols.ts`): it may add `© `.
-      const text = copyrightSign(fixed.text, detail, toDetail(ink));
-      const signed = text.length - fixed.text.length;
       // A leading icon read as a character and a space (`K kottke.org`): cut, the box starting past it.
+      // Judged before the `©` check, which would take the icon for a sign the recogniser left out.
+      const read0 = (r.spaces ?? []).map((m) => ({ ...at(m), index: fixed.moved(m.index) }))[0];
+      const iconFirst = read0?.index === 1 && leadingIcon(detail, toDetail(ink), fixed.text, read0.x);
+      // A `©` the recogniser cannot emit, put back from its ink (`symbols.ts`): it may add `© `.
+      const text = iconFirst ? fixed.text : copyrightSign(fixed.text, detail, toDetail(ink));
+      const signed = text.length - fixed.text.length;
       let spaces = (r.spaces ?? []).map((m) => ({ ...at(m), index: fixed.moved(m.index) + signed }));
       const space = spaces[0];
       let line = ink;
       let rest = text;
-      const opener = iconReadAsOpener(detail, toDetail(ink), text);
-      if (space?.index === 1 && leadingIcon(detail, toDetail(ink), text, space.x)) {
+      const opener = iconReadAsOpener(detail, toDetail(ink), text) ?? gluedIcon(detail, toDetail(ink), text);
+      if (iconFirst && space) {
         rest = text.slice(2);
         line = tightenToInk(flat, { ...ink, x0: space.x / sx });
         spaces = spaces.slice(1).map((s) => ({ index: s.index - 2, x: s.x }));
       } else if (opener !== undefined) {
-        // An icon before a Chinese label read as `『` (no space): cut, the box starting past it.
+        // An icon read as `『` before a Chinese label, or a symbol glued to a count: cut, the box past it.
         rest = text.slice(1);
         line = tightenToInk(flat, { ...ink, x0: opener / sx });
         spaces = spaces.filter((s) => s.index >= 1).map((s) => ({ index: s.index - 1, x: s.x }));
