@@ -174,7 +174,8 @@ export class PaddleOcrEngine implements OcrEngine {
         toDetail(ink),
       );
       const dashed = typographicDashes(quoted, (r.dashes ?? []).map(at), detail, toDetail(ink));
-      // Slashes in code read as letters (`\/\/` as `W`); a dash put before the text shifts indices.
+      // Slashes in code read as letters (`\/\/` as `W`); a dash put before the text shifts indices
+      // (the slashes' and the spaces' alike: they were read on the text without it).
       const shift = dashed.length - quoted.length;
       const fixed = slashesFromInk(
         initialCase(dashed, detail, toDetail(ink)),
@@ -184,12 +185,12 @@ export class PaddleOcrEngine implements OcrEngine {
       );
       // A leading icon read as a character and a space (`K kottke.org`): cut, the box starting past it.
       // Judged before the `©` check, which would take the icon for a sign the recogniser left out.
-      const read0 = (r.spaces ?? []).map((m) => ({ ...at(m), index: fixed.moved(m.index) }))[0];
+      const read0 = (r.spaces ?? []).map((m) => ({ ...at(m), index: fixed.moved(m.index + shift) }))[0];
       const iconFirst = read0?.index === 1 && leadingIcon(detail, toDetail(ink), fixed.text, read0.x);
       // A `©` the recogniser cannot emit, put back from its ink (`symbols.ts`): it may add `© `.
       const text = iconFirst ? fixed.text : copyrightSign(fixed.text, detail, toDetail(ink));
       const signed = text.length - fixed.text.length;
-      let spaces = (r.spaces ?? []).map((m) => ({ ...at(m), index: fixed.moved(m.index) + signed }));
+      let spaces = (r.spaces ?? []).map((m) => ({ ...at(m), index: fixed.moved(m.index + shift) + signed }));
       const space = spaces[0];
       let line = ink;
       let rest = text;
