@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RgbImage } from "../../../src/shared/image.js";
-import { createOcrEngine, type PaddleOcrEngine } from "../../../src/vision/ocr/index.js";
 import { decodeRgb } from "../../../src/vision/rectify.js";
+import { useRealOcrEngine } from "./real-engine.js";
 
 const DATASET = "datasets/real-iphone";
 
@@ -36,18 +36,12 @@ const CASES = [
 ] as const;
 
 describe("Chinese lines of real iPhone screenshots", () => {
-  let engine: PaddleOcrEngine;
-  beforeAll(async () => {
-    engine = await createOcrEngine();
-  }, 60_000);
-  afterAll(async () => {
-    await engine?.close();
-  });
+  const engine = useRealOcrEngine();
 
   for (const c of CASES)
     it(`reads "${c.text}" on ${c.image}`, async () => {
       const image = await decodeRgb(readFileSync(join(DATASET, "images", c.image)));
-      const lines = await engine.recognize(band(image, c.band[0], c.band[1]));
+      const lines = await engine().recognize(band(image, c.band[0], c.band[1]));
       expect(lines.map((l) => l.text.replace(/\s/g, "").normalize("NFKC"))).toContain(
         c.text.normalize("NFKC"),
       );

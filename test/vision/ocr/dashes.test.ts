@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RgbImage } from "../../../src/shared/image.js";
 import {
   dashCandidate,
@@ -12,8 +12,8 @@ import {
   isBar,
   typographicDashes,
 } from "../../../src/vision/ocr/dashes.js";
-import { createOcrEngine, type PaddleOcrEngine } from "../../../src/vision/ocr/index.js";
 import { decodeRgb } from "../../../src/vision/rectify.js";
+import { useRealOcrEngine } from "./real-engine.js";
 
 /** A white `w`×40 image with black rectangles `[x0, y0, x1, y1)`. */
 function drawn(w: number, rects: [number, number, number, number][]): RgbImage {
@@ -153,17 +153,11 @@ const REAL = [
 ] as const;
 
 describe("dashes on real screenshots", () => {
-  let engine: PaddleOcrEngine;
-  beforeAll(async () => {
-    engine = await createOcrEngine();
-  }, 60_000);
-  afterAll(async () => {
-    await engine?.close();
-  });
+  const engine = useRealOcrEngine();
   for (const c of REAL)
     it(`reads "${c.text}" on ${c.image}`, async () => {
       const image = await decodeRgb(readFileSync(join(DATASET, c.image)));
-      const lines = await engine.recognize(crop(image, c.box));
+      const lines = await engine().recognize(crop(image, c.box));
       // Spaces as the evaluation treats them (ignored): a crop read at full size sets fewer of them.
       expect(lines.map((l) => l.text.replace(/\s/g, ""))).toContain(c.text.replace(/\s/g, ""));
     }, 60_000);

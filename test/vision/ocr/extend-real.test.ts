@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOcrEngine, type PaddleOcrEngine } from "../../../src/vision/ocr/index.js";
+import { describe, expect, it } from "vitest";
 import { decodeRgb } from "../../../src/vision/rectify.js";
+import { useRealOcrEngine } from "./real-engine.js";
 
 const DATASET = "datasets/real-iphone/images";
 
@@ -11,17 +11,11 @@ const DATASET = "datasets/real-iphone/images";
  * 320 px map fires on `Last Ch` of a small grey caption only (before: `Last Ch`).
  */
 describe("lines the detection map cut short, on a real iPhone screenshot", () => {
-  let engine: PaddleOcrEngine;
-  beforeAll(async () => {
-    engine = await createOcrEngine();
-  }, 60_000);
-  afterAll(async () => {
-    await engine?.close();
-  });
+  const engine = useRealOcrEngine();
 
   it("reads the caption on past the word the map stopped in", async () => {
     const image = await decodeRgb(readFileSync(join(DATASET, "rd-fordpass-action-sheet.jpg")));
-    const texts = (await engine.recognize(image)).map((l) => l.text);
+    const texts = (await engine().recognize(image)).map((l) => l.text);
     expect(texts).toContain("Last Checkin:");
     expect(texts).not.toContain("Last Ch");
   }, 60_000);

@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { realCameraFrame } from "../../../src/lab/real/camera.js";
 import type { RgbImage } from "../../../src/shared/image.js";
 import { SCREENSHOT_WIDTH } from "../../../src/vision/config.js";
-import { createOcrEngine, type PaddleOcrEngine } from "../../../src/vision/ocr/index.js";
 import { workingWidth } from "../../../src/vision/pipeline.js";
 import { decodeRgb, shrinkRgb, stretchContrast, warpToScreen } from "../../../src/vision/rectify.js";
 import { loadRealImage, REAL_SET_DIR } from "../real-set.js";
+import { useRealOcrEngine } from "./real-engine.js";
 
 /** `name` filmed by the simulated camera (seed as the bench films it) and rectified as the pipeline does. */
 async function filmed(name: string, seed: number): Promise<RgbImage> {
@@ -37,17 +37,11 @@ const FILMED: [string, number, string][] = [
 ];
 
 describe("leading icons on real screens, read by the real models", () => {
-  let engine: PaddleOcrEngine;
-  beforeAll(async () => {
-    engine = await createOcrEngine();
-  }, 60_000);
-  afterAll(async () => {
-    await engine?.close();
-  });
+  const engine = useRealOcrEngine();
 
   /** Read as the pipeline reads a screenshot: found on the working-size copy, read from the full size. */
   const readShot = async (image: RgbImage) =>
-    (await engine.recognize(shrinkRgb(image, workingWidth(image.width, SCREENSHOT_WIDTH)), image)).map(
+    (await engine().recognize(shrinkRgb(image, workingWidth(image.width, SCREENSHOT_WIDTH)), image)).map(
       (l) => l.text,
     );
 
@@ -58,7 +52,7 @@ describe("leading icons on real screens, read by the real models", () => {
 
   for (const [name, seed, text] of FILMED)
     it(`reads "${text}" without its icon on ${name} filmed`, async () => {
-      expect((await engine.recognize(await filmed(name, seed))).map((l) => l.text)).toContain(text);
+      expect((await engine().recognize(await filmed(name, seed))).map((l) => l.text)).toContain(text);
     }, 60_000);
 
   it("keeps real first characters: a count's digit, a triangle set as text, a © before a credit", async () => {

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RgbImage } from "../../../src/shared/image.js";
 import { SCREENSHOT_WIDTH } from "../../../src/vision/config.js";
-import { createOcrEngine, type PaddleOcrEngine } from "../../../src/vision/ocr/index.js";
+import type { PaddleOcrEngine } from "../../../src/vision/ocr/index.js";
 import { workingWidth } from "../../../src/vision/pipeline.js";
 import { shrinkRgb } from "../../../src/vision/rectify.js";
 import { loadRealImage } from "../real-set.js";
+import { useRealOcrEngine } from "./real-engine.js";
 
 /** Read as the pipeline reads a screenshot: found on the working-size copy, read from the full size. */
 async function read(engine: PaddleOcrEngine, image: RgbImage): Promise<string[]> {
@@ -35,24 +36,18 @@ const CASES = [
 ] as const;
 
 describe("lone glyphs and symbols on real iPhone screenshots", () => {
-  let engine: PaddleOcrEngine;
-  beforeAll(async () => {
-    engine = await createOcrEngine();
-  }, 60_000);
-  afterAll(async () => {
-    await engine?.close();
-  });
+  const engine = useRealOcrEngine();
 
   for (const c of CASES)
     it(`reads ${c.texts.join(", ")} on ${c.image}`, async () => {
       const image = await loadRealImage(c.image);
-      const lines = await read(engine, image);
+      const lines = await read(engine(), image);
       for (const t of c.texts) expect(lines, t).toContain(t);
     }, 60_000);
 
   it("adds nothing where no index or badge is drawn (a Settings list)", async () => {
     const image = await loadRealImage("ra-tp-dockcontroller-prefs.png");
-    const lines = await read(engine, image);
+    const lines = await read(engine(), image);
     expect(lines.filter((l) => /^[\p{Lu}\d#]$/u.test(l))).toEqual([]);
   }, 60_000);
 });
