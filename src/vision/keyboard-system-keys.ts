@@ -11,6 +11,9 @@ import { centreX, centreY } from "./row.js";
  * With the globe down there, the emoji key moves into the bottom row between `123` and the space bar.
  */
 
+/** The Face ID strip under the keys: centres this many row pitches below the bottom row's. */
+const STRIP_BELOW = { min: 0.6, max: 2 };
+
 /** The fitted keyboard as this module needs it (see `KeyboardFit` in keyboard.ts). */
 export interface KeyGrid {
   left: number;
@@ -90,7 +93,8 @@ export function systemKeys(
     const u = (centreX(r.box) - left) / pitch;
     const v = (centreY(r.box) - bottom) / rowPitch;
     let slot: "strip-left" | "strip-right" | "bottom" | null = null;
-    if (v > 0.6 && v < 2) slot = u < 2 ? "strip-left" : u > 8 ? "strip-right" : null;
+    if (v > STRIP_BELOW.min && v < STRIP_BELOW.max)
+      slot = u < 2 ? "strip-left" : u > 8 ? "strip-right" : null;
     else if (Math.abs(v) < 0.4 && u > 1.25 && u < 2.45) slot = "bottom";
     if (slot === null || taken.has(slot)) continue;
     taken.add(slot);
@@ -103,7 +107,7 @@ export function systemKeys(
 
 /**
  * The keyboard-switch key of the Face ID strip when only the glyph proposer found it (after the
- * keyboard was laid out): an unnamed icon row under the bottom row (its centre 0.6–2 row pitches below
+ * keyboard was laid out): an unnamed icon row in the strip (`STRIP_BELOW` row pitches below
  * the space bar's) and left of the space bar is that key, named by its symbol (globe or emoji face).
  * The row pitch is the space cap's height over 0.78 (caps are ≈ 0.78 of the row pitch; keyboard.ts).
  * Rows are unchanged without a space key.
@@ -123,7 +127,7 @@ export function nameStripKey(screen: RgbImage, rows: readonly Candidate[]): Cand
   return rows.map((r) => {
     if (done || r.kind !== "icon" || r.label !== "") return r;
     const v = (centreY(r.box) - centreY(space.box)) / rowPitch;
-    if (v <= 0.6 || v >= 2 || centreX(r.box) >= space.box[0]) return r;
+    if (v <= STRIP_BELOW.min || v >= STRIP_BELOW.max || centreX(r.box) >= space.box[0]) return r;
     done = true;
     return { ...r, kind: "key", label: globeOrEmoji(screen, r.box) };
   });
