@@ -25,6 +25,13 @@ import {
  * a bar or a bracket whose ink is one stroke, descending, leaning top-left to bottom-right, is `\`.
  * Measured on the real dev set's share-sheet JSON (SF Pro, 3× at 838 px wide): letters end within a
  * pixel of the baseline, slashes 5 px (~0.23 of the baseline-to-top height) below it, ideographs 2–3 px.
+ *
+ * On a camera frame (~1.4 px per point, lens blur) the same rules hold when measured in the glyphs' own
+ * terms (`strokes.ts`): the descent from the Latin baseline (x-height letters), not the ideographs'; a
+ * slash's lean (≈ 0.23 px per row) and a bracket's bow (≈ 0.12 of its height, 1–2 px there) from the
+ * grey-weighted centre line; the number of strokes from the ink, since blur joins `\/\/` into one
+ * shape the recogniser reads `W`, `VW` or `WV`. Blur also loses glyphs outright: a backslash before
+ * `n` read as nothing or as `i`, `()` read as `0`.
  */
 
 /** Where a character was read: its index in the line's text and its x centre in image pixels. */
@@ -81,6 +88,8 @@ function suspect(text: string, i: number): boolean {
     );
   }
   if (c === "I" || c === "l" || c === "i") {
+    // An `i` is prose's commonest word start (`in`, `it`): measured only in a line of code.
+    if (c === "i" && !codeLike(text)) return false;
     const quoted = next === '"' || (next === " " && text[i + 2] === '"');
     return quoted || (!/\p{L}/u.test(prev) && /^[ntru"'\\/]$/u.test(next));
   }
@@ -94,13 +103,6 @@ function codeLike(text: string): boolean {
   if (/[\\/]/u.test(text)) return true;
   for (let i = 0; i < text.length; i++) if (V_LIKE.test(text[i] ?? "") && suspect(text, i)) return true;
   return false;
-}
-
-/** Result of `slashesFromInk`: the new text and where each old index went. */
-export interface SlashFix {
-  text: string;
-  /** The index in `text` of the character at `i` of the input (and of the end for `i` = its length). */
-  moved: (i: number) => number;
 }
 
 /** A leaning stroke's least travel per row (SF Pro's slash: ≈ 0.23; an upright bar or bracket: < 0.04). */
@@ -147,6 +149,9 @@ function strokeCount(l: Labelled, comps: readonly Component[]): number | undefin
  * wider ink is glyphs run together (an underline joining a link's letters).
  */
 const STROKE_WIDTH_MAX = 0.5;
+
+/** Widest blank between the brackets of `()`, as a fraction of the line's body (baseline to top). */
+const PAIR_GAP_MAX = 0.6;
 
 /** Result of `slashesFromInk`: the new text and where each old index went. */
 export interface SlashFix {
@@ -226,11 +231,21 @@ function findEdits(text: string, wanted: readonly ReadGlyph[], l: Labelled, m: L
   // Glyph-sized components left to right (dots, commas and the next line's ascenders left out).
   const byX = l.comps.filter((c) => c.y1 - c.y0 >= 0.5 * body).sort((p, q) => p.x0 - q.x0);
   const bracket = (c: Component | undefined) => (c && descendsFromTop(c, m) ? bow(l, c) : undefined);
-  /** Whether `c` and the glyph beside it are `(` and `)`. */
+  /**
+   * Whether `c` and the glyph beside it are `(` and `)` with nothing between: an empty pair's brackets
+   * stand ~0.15 em apart in SF Pro (0.2–0.35 of the body on screenshots and camera frames), `(✓)`'s or
+   * `(61%)`'s a glyph or more.
+   */
   const pairOf = (c: Component): boolean => {
     const shape = bracket(c);
-    if (shape === "(") return bracket(byX.find((x) => x.x0 > c.x1)) === ")";
-    return shape === ")" && bracket(byX.filter((x) => x.x1 < c.x0).pop()) === "(";
+    const other =
+      shape === "("
+        ? byX.find((x) => x.x0 > c.x1)
+        : shape === ")"
+          ? byX.filter((x) => x.x1 < c.x0).pop()
+          : undefined;
+    if (!other || Math.max(other.x0 - c.x1, c.x0 - other.x1) > PAIR_GAP_MAX * body) return false;
+    return bracket(other) === (shape === "(" ? ")" : "(");
   };
   const edits: Edit[] = [];
   const sorted = [...wanted].sort((a, b) => a.index - b.index);

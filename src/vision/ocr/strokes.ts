@@ -144,7 +144,7 @@ export function descendsFromTop(c: Component, m: LineMetrics): boolean {
  * centre of its ink on each row where it is one run (`t`: rows from the component's middle), the top
  * and bottom 12% left out (the tips round off). `lean`: x per row (+ for `\`, − for `/`); `bow`: the
  * middle's offset from the ends' mean, as a fraction of the height (− for `(`, + for `)`).
- * Undefined when fewer than 5 rows are one run.
+ * Undefined when fewer than 5 rows, or fewer than 80% of them, are one run (not a single stroke).
  */
 export function strokeShape(l: Labelled, c: Component): { lean: number; bow: number } | undefined {
   const h = c.y1 - c.y0 + 1;
@@ -152,7 +152,9 @@ export function strokeShape(l: Labelled, c: Component): { lean: number; bow: num
   const ts: number[] = [];
   const xs: number[] = [];
   const cut = Math.round(0.12 * h);
+  let rows = 0;
   for (let y = c.y0 + cut; y <= c.y1 - cut; y++) {
+    rows++;
     const r = runs(l, c, y);
     if (r.length !== 1) continue;
     let sw = 0;
@@ -168,7 +170,8 @@ export function strokeShape(l: Labelled, c: Component): { lean: number; bow: num
     ts.push(y - mid);
     xs.push(sx / sw);
   }
-  if (ts.length < 5) return undefined;
+  // A stroke is one run on (nearly) every row; a check mark, a V or a letter is not.
+  if (ts.length < 5 || ts.length < 0.8 * rows) return undefined;
   // Normal equations of the quadratic fit.
   const s = [0, 0, 0, 0, 0];
   const r = [0, 0, 0];

@@ -34,7 +34,7 @@ const FILMED_LINES = [
   String.raw`\nlet teamTxtWidth=60 \/\/队名的容器宽度\nlet timeStrWidth`,
 ];
 /** Lines with V, W, i, n and 0 that are what they look like, on the same frame. */
-const KEPT = ["WPS Office", String.raw`"always_run_in_app": false,`, "Scriptable document · 12 KB"];
+const KEPT = ["WPS Office", '"always_run_in_app": false,', "Scriptable document · 12 KB"];
 
 describe("code on a filmed real screen (rd-zkytech-share-sheet-zh, filmed as the bench films it)", () => {
   const engine = useRealOcrEngine();

@@ -121,6 +121,14 @@ describe("slashesFromInk on blurred, small ink (a camera frame: ~1.4 px per poin
     expect(slashesFromInk("ab( cde", [{ index: 2, x: 27 }], image, scaled(INK, 0.4)).text).toBe("ab() cde");
   });
 
+  it("puts back no ) where the brackets stand a glyph apart: (✓) read (v)", async () => {
+    const apart =
+      `<path d="M 72 28 Q 62 48 72 68" fill="none" stroke="#000" stroke-width="4"/>` +
+      `<path d="M 116 28 Q 126 48 116 68" fill="none" stroke="#000" stroke-width="4"/>`;
+    const image = await camera(await line(apart, LETTERS), 0.4, 0.7);
+    expect(slashesFromInk("TG (v)", [{ index: 3, x: 27 }], image, scaled(INK, 0.4)).text).toBe("TG (v)");
+  });
+
   it("reads () read as 0 after a name as ()", async () => {
     const image = await camera(await line(BRACKETS, LETTERS), 0.4, 0.7);
     expect(slashesFromInk("ab0 cde", [{ index: 2, x: 30 }], image, scaled(INK, 0.4)).text).toBe("ab() cde");
