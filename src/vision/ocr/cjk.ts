@@ -126,6 +126,15 @@ export function unifyHanScript(texts: readonly string[]): string[] {
  */
 export const SKIPPED_HAN_SCORE = 0.05;
 
+/**
+ * Lowest runner-up score of a kana class on a skipped glyph's frames for it to be put back as itself.
+ * Chinese names and titles borrow kana (`恋爱の审判者`: の for 的), which a recogniser trained on
+ * Chinese text scores low under blur: on a camera frame `の` lost to the blank at 0.33, on the sharp
+ * screenshot it was read. Unlike a Simplified runner-up standing in for an absent Traditional form, a
+ * kana runner-up is the glyph's own class, so it needs a real share of the frame, not a trace.
+ */
+export const SKIPPED_KANA_SCORE = 0.2;
+
 /** Fraction of the line's glyph pitch a skipped glyph's frame must lie from both emitted neighbours. */
 const SKIP_DISTANCE = 0.75;
 
@@ -137,7 +146,8 @@ const SKIP_DISTANCE = 0.75;
  * `SKIP_DISTANCE` pitches from both neighbours) is a Simplified-only character scoring at least
  * `minScore`, its Traditional form is inserted there: the dictionary holds the common Simplified set
  * (GB 2312's characters) but not many Traditional ones, so a glyph it has no class for is Traditional, and
- * the runner-up is its Simplified form (`從` → `从`). Any other runner-up (`一`, `白` next to an icon, `壇`
+ * the runner-up is its Simplified form (`從` → `从`). A kana runner-up scoring at least
+ * `SKIPPED_KANA_SCORE` is put back as itself (see there). Any other runner-up (`一`, `白` next to an icon, `壇`
  * for the absent `塭`) proves nothing and is left out. The pitch is the median step gap of adjacent Han characters (at least two
  * gaps needed); a line's end is left alone (the batch's padding frames follow it).
  */
@@ -172,8 +182,8 @@ export function recoverSkippedHan(
       for (let c = 1; c < classes; c++) {
         const s = probs[base + c] ?? 0;
         const ch = dictionary[c - 1] ?? "";
-        const hant = TO_HANT.get(ch);
-        if (s >= best.score && hant !== undefined) best = { score: s, char: hant, step: t };
+        const put = TO_HANT.get(ch) ?? (s >= SKIPPED_KANA_SCORE && KANA.test(ch) ? ch : undefined);
+        if (s >= best.score && put !== undefined) best = { score: s, char: put, step: t };
       }
     }
     if (best.step >= 0) inserts.push({ at: i, ...best });
