@@ -100,21 +100,50 @@ export function variantPartners(dictionary: readonly string[]): Int32Array {
 }
 
 /**
+ * Most Simplified-only characters a line may hold and still be taken for Traditional on a Traditional
+ * screen (`tradScreen`). The recogniser, trained mostly on Simplified text, reads a blurred Traditional
+ * glyph as its Simplified form (`法律資訊` on a camera frame read `法律资讯`), never the other way: on a
+ * short line one or two Simplified readings are weak evidence, Traditional readings elsewhere strong.
+ */
+const WEAK_HANS = 2;
+/** Fewest Traditional-only characters the rest of a screen must hold to count as Traditional. */
+const TRAD_SCREEN_MIN = 6;
+/** …and how many times its Simplified-only ones (a zh-Hant app may list a Simplified title or two). */
+const TRAD_SCREEN_RATIO = 4;
+
+/** Whether a screen's other lines, with `hant` Traditional-only and `hans` Simplified-only characters, are Traditional. */
+function tradScreen(hant: number, hans: number): boolean {
+  return hant >= TRAD_SCREEN_MIN && hant >= TRAD_SCREEN_RATIO * hans;
+}
+
+/**
  * Bring each line to one Chinese script: a line with more Traditional-only than Simplified-only
  * characters has its Simplified-only ones converted (`號(近市政中心左侧` → `左側`), and the other way round;
  * a line with as many of each takes the screen's majority (a screen is one app's localisation), and one
- * with none is left alone. Lines with kana (Japanese) are never touched. Returns new strings, same order.
+ * with none is left alone. A line read with a Simplified-only character or two and no Traditional one, on a
+ * screen whose other lines read Traditional (`tradScreen`), is Traditional (see `WEAK_HANS`). Lines with kana (Japanese) are never touched. Returns new strings, same order.
  */
 export function unifyHanScript(texts: readonly string[]): string[] {
   const counts = texts.map((t) => (KANA.test(t) ? { hans: 0, hant: 0 } : hanScriptCounts(t)));
   const screen = counts.reduce((s, c) => s + c.hant - c.hans, 0);
-  return texts.map((text, i) => {
+  const unified = texts.map((text, i) => {
     const c = counts[i] ?? { hans: 0, hant: 0 };
     if (c.hans === 0 && c.hant === 0) return text;
     const lean = c.hant - c.hans !== 0 ? c.hant - c.hans : screen;
     if (lean === 0) return text;
     const map = lean > 0 ? TO_HANT : TO_HANS;
     return Array.from(text, (ch) => map.get(ch) ?? ch).join("");
+  });
+  // The screen's script once each line is in one: a weak Simplified line on a Traditional screen follows it.
+  const after = unified.map((t, i) =>
+    KANA.test(texts[i] ?? "") ? { hans: 0, hant: 0 } : hanScriptCounts(t),
+  );
+  const hant = after.reduce((s, c) => s + c.hant, 0);
+  const hans = after.reduce((s, c) => s + c.hans, 0);
+  return unified.map((text, i) => {
+    const c = after[i] ?? { hans: 0, hant: 0 };
+    if (c.hant > 0 || c.hans === 0 || c.hans > WEAK_HANS || !tradScreen(hant, hans - c.hans)) return text;
+    return Array.from(text, (ch) => TO_HANT.get(ch) ?? ch).join("");
   });
 }
 
@@ -208,7 +237,7 @@ export function recoverSkippedHan(
 }
 
 /** Median step gap of adjacent Han characters in `r.chars[from…to)`, or 0 with none. */
-function hanPitch(r: CtcResult, from: number, to: number): number {
+export function hanPitch(r: CtcResult, from: number, to: number): number {
   const gaps: number[] = [];
   for (let i = from + 1; i < to; i++)
     if (HAN.test(r.chars[i] ?? "") && HAN.test(r.chars[i - 1] ?? ""))
