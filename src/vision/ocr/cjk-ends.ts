@@ -24,7 +24,7 @@ export const RUN_ON_SHARE = 0.5;
 
 /**
  * Whether the decoded Han line `r` runs on past its crop's right end: its last character is Han (two
- * adjacent Han characters give the pitch), the next glyph's place (one pitch on) lies within half a pitch
+ * gaps between adjacent Han characters give the pitch), the next glyph's place (one pitch on) lies within half a pitch
  * of the crop's end or past it, and a frame from half a pitch after the last glyph to the crop's end
  * gives the non-blank classes `RUN_ON_SHARE` of its score or more. `probs` as for `recoverSkippedHan`; `cropWidth`
  * and `paddedWidth` as for `finishText`.
@@ -40,8 +40,12 @@ export function hanRunsOn(
   let last = r.chars.length - 1;
   while (last >= 0 && (r.chars[last] ?? "").trim() === "") last--;
   if (last < 1 || !/\p{Script=Han}/u.test(r.chars[last] ?? "") || r.length <= 0) return false;
+  // The pitch from two gaps at least, as `recoverSkippedHan` takes it: one gap may hold a skipped glyph.
+  let gaps = 0;
+  for (let i = 1; i < r.chars.length; i++)
+    if (/\p{Script=Han}/u.test(r.chars[i] ?? "") && /\p{Script=Han}/u.test(r.chars[i - 1] ?? "")) gaps++;
   const pitch = hanPitch(r, 0, r.chars.length);
-  if (pitch <= 0) return false;
+  if (gaps < 2 || pitch <= 0) return false;
   const cropSteps = (cropWidth * r.length) / paddedWidth;
   const step = r.steps[last] ?? 0;
   if (step + pitch < cropSteps - pitch / 2) return false;
@@ -53,6 +57,11 @@ export function hanRunsOn(
 /** `box` widened on the right by an em (its height: a Chinese line's box is about an em tall), in `width`. */
 export function widenByEm(box: PixelBox, width: number): PixelBox {
   return { ...box, x1: Math.min(width, box.x1 + (box.y1 - box.y0)) };
+}
+
+/** Whitespace characters in `text`. */
+function spaces(text: string): number {
+  return Array.from(text).filter((c) => c.trim() === "").length;
 }
 
 /** Han characters in `text`. */
@@ -70,7 +79,7 @@ interface Reading {
 /**
  * Each reading flagged `runsOn` read again from its box widened by an em (`read(boxes, which)` reads the
  * listed boxes of a list); the wider reading replaces the first, and its box the region's, when it holds
- * more Han characters at `minConfidence` or more. `readings` and `boxes` are updated in place.
+ * more Han characters and no more spaces, at `minConfidence` or more. `readings` and `boxes` are updated in place.
  */
 export async function readOnPastCuts<T extends Reading>(
   readings: T[],
@@ -88,7 +97,8 @@ export async function readOnPastCuts<T extends Reading>(
     const second = again[i];
     const box = wider[i];
     if (!first || !second || !box || second.conf < minConfidence) continue;
-    if (hanCount(second.text) <= hanCount(first.text)) continue;
+    // More Han, and no new space: Chinese sets none between glyphs, so a spaced word is the next label.
+    if (hanCount(second.text) <= hanCount(first.text) || spaces(second.text) > spaces(first.text)) continue;
     readings[i] = second;
     boxes[i] = box;
   }

@@ -66,6 +66,11 @@ describe("hanRunsOn", () => {
     expect(hanRunsOn(decoded(longer), wide, 0, C, longer.length * 4, longer.length * 4)).toBe(false);
   });
 
+  it("needs two gaps between Han characters for the pitch (`胜利` is too short to say)", () => {
+    const two = "___法___律___".split("");
+    expect(hanRunsOn(decoded(two), probs(two, { 10: ["拼", 0.7] }), 0, C, 52, 52)).toBe(false);
+  });
+
   it("needs the line to end in Han with a pitch", () => {
     const latin = decoded("___法___律____资___".split(""));
     latin.chars[2] = "x";
@@ -99,6 +104,8 @@ describe("readOnPastCuts", () => {
     const boxes = [box(60)];
     await readOnPastCuts(readings, boxes, 100, 0.5, async () => [{ text: "法律资 >", conf: 0.9 }]);
     await readOnPastCuts(readings, boxes, 100, 0.5, async () => [{ text: "法律资讯", conf: 0.3 }]);
+    // A spaced word after the line is the next label (`胜利 股`), not the rest of this one.
+    await readOnPastCuts(readings, boxes, 100, 0.5, async () => [{ text: "法律资 股", conf: 0.9 }]);
     expect(readings[0]?.text).toBe("法律资");
     expect(boxes[0]?.x1).toBe(60);
   });
