@@ -2,6 +2,7 @@ import type { RgbImage } from "../shared/image.js";
 import { inferGridApps } from "./app-grid.js";
 import { snapAppTiles } from "./app-tiles.js";
 import { applyCalculator } from "./calculator.js";
+import { chatDecorations } from "./chat-decor.js";
 import { findCcPageTabs } from "./control-center-tabs.js";
 import { textCutByOverlay } from "./cut-text.js";
 import { applyDialPad } from "./dial-pad.js";
@@ -53,7 +54,8 @@ export function applyScreenSemantics(
   out = nameIconButtons(screen, out);
   out = dropSpuriousRows(out, aspect, screen);
   const cut = textCutByOverlay(screen, out); // a line half hidden by a sheet's edge: a fragment
-  return out.filter((r) => !cut.has(r));
+  const chat = chatDecorations(screen, out); // a conversation's emoji and avatars
+  return out.filter((r) => !cut.has(r) && !chat.has(r));
 }
 
 /**
