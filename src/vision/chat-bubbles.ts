@@ -1,4 +1,4 @@
-import type { FracBox } from "../shared/box.js";
+import { type FracBox, iou } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
 import type { Candidate } from "./row.js";
 import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
@@ -51,6 +51,8 @@ const EDGE = 14;
 const BEYOND = 0.006;
 /** The page beyond a bubble's two sides is one colour within this (max channel). */
 const SAME_PAGE = 30;
+/** Bubbles found from two rows are one when their boxes overlap this much (IoU). */
+const SAME_BUBBLE = 0.8;
 /** Rows on a bubble's line walked past to its trailing edge, at most. */
 const MAX_HOPS = 8;
 /** A bubble is at most this fraction of the width (a message, not a full-width cell or field). */
@@ -72,9 +74,9 @@ export function findChat(screen: RgbImage, rows: readonly Candidate[]): Chat | u
   const found: Bubble[] = [];
   for (const r of rows) {
     if (r.kind !== "text" && r.kind !== "icon") continue;
-    if (found.some((b) => contains(b.box, centreX(r.box), centreY(r.box)))) continue;
     const b = bubbleAround(screen, r.box, rows);
-    if (b) found.push(b);
+    // Every line of a bubble finds it again; a contact card's initials find their own square in it.
+    if (b && !found.some((o) => iou(o.box, b.box) > SAME_BUBBLE)) found.push(b);
   }
   // Messages stack: each bubble has its lines to itself. Boxes side by side are buttons or pills.
   const stacked = found.filter((b) => !found.some((o) => o !== b && sideBySide(o.box, b.box)));
@@ -163,7 +165,9 @@ export function bubbleAround(
     if (x <= 0 || x >= W - 1 || distance(px(x, cy), fill) > FILL_TOL) return undefined;
     let w = walk(x, cy, dx, 0);
     for (let hop = 0; hop < MAX_HOPS; hop++) {
-      const next = rows.find((o) => contains(o.box, (w.at + dx * (1 + d / 2)) / W, cy / H));
+      const near = (o: Candidate): boolean =>
+        [1, d / 2, d, d + pad].some((k) => contains(o.box, (w.at + dx * k) / W, cy / H));
+      const next = rows.find(near);
       if (!next) break;
       const nx = dx > 0 ? Math.ceil(next.box[2] * W + pad) : Math.floor(next.box[0] * W - pad);
       if (nx <= 0 || nx >= W - 1 || distance(px(nx, cy), fill) > FILL_TOL) break;

@@ -22,6 +22,7 @@ import { findSwitches } from "./switches.js";
 import { findCcModuleToggles } from "./switches-cc-modules.js";
 import { findControlCenterToggles } from "./switches-control-center.js";
 import { switchTitle } from "./switches-title.js";
+import { textAroundTabBar } from "./tab-bar-content.js";
 
 /**
  * What the rows mean: pure passes over the screen pixels and the merged OCR/detector rows, in order —
@@ -55,7 +56,8 @@ export function applyScreenSemantics(
   out = dropSpuriousRows(out, aspect, screen);
   const cut = textCutByOverlay(screen, out); // a line half hidden by a sheet's edge: a fragment
   const chat = chatDecorations(screen, out); // a conversation's emoji and avatars
-  return out.filter((r) => !cut.has(r) && !chat.has(r));
+  const page = textAroundTabBar(out); // the page's words seen around a floating tab bar
+  return out.filter((r) => !cut.has(r) && !chat.has(r) && !page.has(r));
 }
 
 /**
