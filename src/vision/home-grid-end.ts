@@ -9,7 +9,7 @@ import { boxHeight, boxWidth, centreX, centreY } from "./row.js";
  * the dock, the page shows only wallpaper — a teardown wallpaper's "A15 BIONIC", an Apple logo, the
  * battery's printed warning — and the page indicator (`home-wallpaper.ts` handles the indicator's strip).
  *
- * A name is a text row set at the Home Screen's label size (about 12 pt; here 8–16 pt tall) centred
+ * A name is a text row set at the Home Screen's label size (about 12 pt; OCR boxes it 8–22 pt tall) centred
  * under a grid slot: one of the grid's four columns (60 pt icons, 4 per row on a 390 pt wide screen:
  * centres at ~57, 149, 241, 333 pt), a small widget (158 pt wide: centres at ~105 and ~285 pt) or a
  * medium/large widget (full grid width: the screen's centre), with no other text closer than 10 pt on
@@ -17,6 +17,10 @@ import { boxHeight, boxWidth, centreX, centreY } from "./row.js";
  * app row's `labelBox`. A row that
  * could be a name counts as one, so a doubtful row only moves the end down and drops less. Icons the
  * size of an app tile are never dropped (a tile whose name OCR missed).
+ *
+ * The grid keeps its side margins too: the first column's icons start ~27 pt in and a widget's content
+ * sits inside its 16 pt padding, so a text or icon row centred within 20 pt of the screen's side, above
+ * the dock, is the wallpaper showing there (a teardown wallpaper's screw heads) wherever it is.
  */
 
 /** Points across a portrait iPhone screen the slot centres are given for (iPhone 12–16). */
@@ -29,9 +33,11 @@ const SLOT_SLACK_PT = 12;
 const NAME_GAP_PT = 10;
 /** A Home Screen label's row height in points (12 pt type, OCR's box around it). */
 const NAME_MIN_PT = 8;
-const NAME_MAX_PT = 16;
+const NAME_MAX_PT = 22;
 /** An app tile is 60 pt; an icon row this large on either side may be a tile, never wallpaper. */
 const TILE_PT = 45;
+/** The page's side margin, in points, that holds no grid content. */
+const MARGIN_PT = 20;
 
 /**
  * The text and icon rows between the lowest name on a home screen's page and its dock (module comment).
@@ -63,10 +69,12 @@ export function wallpaperBelowGrid(rows: readonly Candidate[], dockTop: number, 
   }
   if (ends.length === 0) return out;
   const end = Math.max(...ends);
+  const margin = MARGIN_PT / SCREEN_PT;
   for (const r of rows) {
     if (r.kind !== "text" && r.kind !== "icon") continue;
-    const y = centreY(r.box);
-    if (y <= end || r.box[3] > dockTop) continue;
+    if (r.box[3] > dockTop) continue;
+    const x = centreX(r.box);
+    if (centreY(r.box) <= end && x > margin && x < 1 - margin) continue;
     if (r.kind === "icon" && Math.max(boxWidth(r.box) * SCREEN_PT, pt(boxHeight(r.box))) >= TILE_PT) continue;
     out.add(r);
   }
