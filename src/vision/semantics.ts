@@ -9,6 +9,7 @@ import { proposeGlyphs } from "./glyphs.js";
 import { applyIconMemory, type IconMemory } from "./icon-memory.js";
 import { nameIconButtons } from "./icon-shapes.js";
 import { applyKeyboard } from "./keyboard.js";
+import { lockScreenWallpaper } from "./lock-wallpaper.js";
 import { nameStripKey } from "./keyboard-system-keys.js";
 import { nameAppIcons } from "./named-icons.js";
 import { applyPhotoGrid } from "./photo-grid.js";
@@ -53,7 +54,8 @@ export function applyScreenSemantics(
   out = nameIconButtons(screen, out);
   out = dropSpuriousRows(out, aspect, screen);
   const cut = textCutByOverlay(screen, out); // a line half hidden by a sheet's edge: a fragment
-  return out.filter((r) => !cut.has(r));
+  const lock = lockScreenWallpaper(out, aspect); // shapes in a Lock Screen's wallpaper
+  return out.filter((r) => !cut.has(r) && !lock.has(r));
 }
 
 /**
