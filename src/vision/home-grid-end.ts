@@ -13,7 +13,8 @@ import { boxHeight, boxWidth, centreX, centreY } from "./row.js";
  * under a grid slot: one of the grid's four columns (60 pt icons, 4 per row on a 390 pt wide screen:
  * centres at ~57, 149, 241, 333 pt), a small widget (158 pt wide: centres at ~105 and ~285 pt) or a
  * medium/large widget (full grid width: the screen's centre), with no other text closer than 10 pt on
- * its line (a name is one short line; a wallpaper's sentence is cut by OCR into abutting pieces) — or an
+ * its line (a name is one short line; a wallpaper's sentence is cut by OCR into abutting pieces) and
+ * something right above it (its tile, or its widget's content, within 70 pt) — or an
  * app row's `labelBox`. A row that
  * could be a name counts as one, so a doubtful row only moves the end down and drops less. Icons the
  * size of an app tile are never dropped (a tile whose name OCR missed).
@@ -34,6 +35,8 @@ const NAME_GAP_PT = 10;
 /** A Home Screen label's row height in points (12 pt type, OCR's box around it). */
 const NAME_MIN_PT = 8;
 const NAME_MAX_PT = 22;
+/** A name's tile or widget content ends at most this many points above it (tile 60 pt + gap). */
+const ABOVE_PT = 70;
 /** An app tile is 60 pt; an icon row this large on either side may be a tile, never wallpaper. */
 const TILE_PT = 45;
 /** The page's side margin, in points, that holds no grid content. */
@@ -43,7 +46,11 @@ const MARGIN_PT = 20;
  * The text and icon rows between the lowest name on a home screen's page and its dock (module comment).
  * `dockTop` is the dock apps' top (fraction of the height); `aspect` the screen's height / width.
  */
-export function wallpaperBelowGrid(rows: readonly Candidate[], dockTop: number, aspect: number): Set<Candidate> {
+export function wallpaperBelowGrid(
+  rows: readonly Candidate[],
+  dockTop: number,
+  aspect: number,
+): Set<Candidate> {
   const out = new Set<Candidate>();
   const pt = (h: number): number => h * aspect * SCREEN_PT; // a height fraction in points
   const isName = (r: Candidate): boolean => {
@@ -53,13 +60,26 @@ export function wallpaperBelowGrid(rows: readonly Candidate[], dockTop: number, 
     const x = centreX(r.box) * SCREEN_PT;
     if (!SLOT_CENTRES_PT.some((c) => Math.abs(x - c) <= SLOT_SLACK_PT)) return false;
     const gap = NAME_GAP_PT / SCREEN_PT;
-    return !rows.some(
+    const reach = ABOVE_PT / SCREEN_PT / aspect;
+    const under = rows.some(
       (o) =>
         o !== r &&
-        o.kind === "text" &&
-        Math.abs(centreY(o.box) - centreY(r.box)) < boxHeight(r.box) &&
-        o.box[0] < r.box[2] + gap &&
-        o.box[2] > r.box[0] - gap,
+        o.kind !== "status" &&
+        o.box[3] <= centreY(r.box) &&
+        o.box[3] > r.box[1] - reach &&
+        o.box[0] < r.box[2] &&
+        o.box[2] > r.box[0],
+    );
+    return (
+      under &&
+      !rows.some(
+        (o) =>
+          o !== r &&
+          o.kind === "text" &&
+          Math.abs(centreY(o.box) - centreY(r.box)) < boxHeight(r.box) &&
+          o.box[0] < r.box[2] + gap &&
+          o.box[2] > r.box[0] - gap,
+      )
     );
   };
   const ends: number[] = [];

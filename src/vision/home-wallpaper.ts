@@ -9,7 +9,7 @@ import { boxHeight, centreY } from "./row.js";
  * "Search" pill, centred). Whatever OCR or the detector finds elsewhere in that strip — a wallpaper's
  * lettering, logos, shapes — is the wallpaper, which takes no taps.
  *
- * The dock is three or more `app` rows on one line in the bottom fifth of the screen; the page indicator
+ * The dock is three or more `app` rows on one line in the bottom fifth of the screen, no name under them; the page indicator
  * (`page-dots.ts`, or the Search pill's title) is looked for in the 80 pt above its top (the dots sit
  * ~60–75 pt above it on Face ID iPhones); without it nothing goes. The strip is from the indicator's
  * level down to the dock. Rows between the page's last name and the dock go too (`home-grid-end.ts`),
@@ -27,7 +27,8 @@ const SEARCH = /^(search|搜索|搜尋)$/i;
 /** The text and icon rows of `rows` that are wallpaper above a home screen's dock (module comment). */
 export function wallpaperAboveDock(rows: readonly Candidate[], aspect: number): Set<Candidate> {
   const out = new Set<Candidate>();
-  const apps = rows.filter((r) => r.kind === "app" && r.box[1] > DOCK_TOP);
+  // Dock apps have no names printed under them; apps with one along the bottom are a tab bar's tabs.
+  const apps = rows.filter((r) => r.kind === "app" && r.box[1] > DOCK_TOP && !r.labelBox);
   const dock = apps.filter(
     (a) => apps.filter((b) => Math.abs(centreY(a.box) - centreY(b.box)) < 0.5 * boxHeight(a.box)).length >= 3,
   );

@@ -9,9 +9,10 @@ import { proposeGlyphs } from "./glyphs.js";
 import { applyIconMemory, type IconMemory } from "./icon-memory.js";
 import { nameIconButtons } from "./icon-shapes.js";
 import { applyKeyboard } from "./keyboard.js";
-import { lockScreenWallpaper } from "./lock-wallpaper.js";
 import { nameStripKey } from "./keyboard-system-keys.js";
+import { lockScreenWallpaper } from "./lock-wallpaper.js";
 import { nameAppIcons } from "./named-icons.js";
+import { splitOutlinedButtons } from "./outlined-buttons.js";
 import { applyPhotoGrid } from "./photo-grid.js";
 import type { Candidate } from "./row.js";
 import { centreX, centreY, contains } from "./row.js";
@@ -51,7 +52,7 @@ export function applyScreenSemantics(
   out = inferGridApps(nameAppIcons(out, { aspect }), aspect); // then tiles the detector missed, from the grid
   if (memory) out = applyIconMemory(screen, out, memory, aspect);
   out = nameStockApps(screen, out); // the dock: no names printed, stock designs named by look
-  out = nameIconButtons(screen, out);
+  out = nameIconButtons(screen, splitOutlinedButtons(screen, out, aspect)); // one wide box: equal bordered buttons
   out = dropSpuriousRows(out, aspect, screen);
   const cut = textCutByOverlay(screen, out); // a line half hidden by a sheet's edge: a fragment
   const lock = lockScreenWallpaper(out, aspect); // shapes in a Lock Screen's wallpaper

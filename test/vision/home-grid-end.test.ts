@@ -68,6 +68,17 @@ describe("wallpaper below a home page's last name", () => {
     expect(wallpaperAboveDock(rows, FORDPASS_ASPECT).size).toBe(0);
   });
 
+  it("takes no tab bar for a dock: tabs named under their glyphs leave every row", () => {
+    const label = load("re-jazinga-dial");
+    // The camera-frame listing of a dial pad's tab bar read its tabs as named apps (main a7c6e4c).
+    const tabs = [
+      { ...row("app", "Favorites", [0.052, 0.9, 0.173, 0.984]), labelBox: [0.05, 0.965, 0.18, 0.993] },
+      { ...row("app", "Dial", [0.648, 0.905, 0.757, 0.973]), labelBox: [0.65, 0.965, 0.76, 0.993] },
+      { ...row("app", "Settings", [0.847, 0.899, 0.961, 0.961]), labelBox: [0.84, 0.965, 0.96, 0.993] },
+    ] as Candidate[];
+    expect(wallpaperAboveDock([...texts(label), ...tabs], 960 / 640).size).toBe(0);
+  });
+
   it("needs a dock: a page with no apps along its bottom loses nothing", () => {
     const label = load("rd-fordpass-home-widget-medium");
     const rows = [...texts(label), row("text", "A15", [0.188, 0.288, 0.28, 0.308])];
