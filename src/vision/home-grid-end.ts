@@ -39,6 +39,18 @@ const NAME_MAX_PT = 22;
 const ABOVE_PT = 70;
 /** An app tile is 60 pt; an icon row this large on either side may be a tile, never wallpaper. */
 const TILE_PT = 45;
+/**
+ * The page indicator's place: centred, its centre 48–72 pt above the dock apps' top (60 pt on the Face ID
+ * home screens of the development set, iOS 14–16). A row there may be the indicator misread (dots as
+ * letters), so it stays.
+ */
+function indicatorPlace(box: Candidate["box"], dockTop: number, aspect: number): boolean {
+  const above = (dockTop - centreY(box)) * aspect * SCREEN_PT;
+  return Math.abs(centreX(box) - 0.5) * SCREEN_PT <= INDICATOR_HALF_PT && above >= 48 && above <= 72;
+}
+/** Half the widest page indicator's width, in points (a dozen dots at 8 pt pitch with padding). */
+const INDICATOR_HALF_PT = 40;
+
 /** The page's side margin, in points, that holds no grid content. */
 const MARGIN_PT = 20;
 
@@ -95,6 +107,7 @@ export function wallpaperBelowGrid(
     if (r.box[3] > dockTop) continue;
     const x = centreX(r.box);
     if (centreY(r.box) <= end && x > margin && x < 1 - margin) continue;
+    if (indicatorPlace(r.box, dockTop, aspect)) continue;
     if (r.kind === "icon" && Math.max(boxWidth(r.box) * SCREEN_PT, pt(boxHeight(r.box))) >= TILE_PT) continue;
     out.add(r);
   }
