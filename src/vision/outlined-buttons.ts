@@ -85,7 +85,7 @@ function outlinedRow(
     const m0 = top + Math.round(f * h);
     const { sides, median } = sideColumns(lum, W, m0, m0 + Math.round(h / 3));
     const found = equalBoxes(sides, W, centreX(box) * W);
-    if (!found || !found.every(([l, r]) => closed(lum, W, n, median, l, r))) continue;
+    if (!found?.every(([l, r]) => closed(lum, W, n, median, l, r))) continue;
     return found.map(([l, r]) => [l / W, box[1], r / W, box[3]]);
   }
   return undefined;

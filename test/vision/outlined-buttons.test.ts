@@ -31,7 +31,7 @@ describe("equal outlined buttons", () => {
     ],
     [
       "rd-fordpass-home-widgets-light",
-      [icon([0.147, 0.435, 0.476, 0.489]), icon([0.674, 0.434, 0.93, 0.493])],
+      [icon([0.147, 0.435, 0.476, 0.489]), icon([0.674, 0.4335, 0.93, 0.493])],
     ],
   ] as const) {
     it(`splits ${id}'s two wide boxes into its five buttons`, async () => {
