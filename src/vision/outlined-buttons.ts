@@ -9,8 +9,9 @@ import { boxHeight, boxWidth, centreX, centreY } from "./row.js";
  * detector often boxes two or three of them as one wide icon, which then spans several targets. The
  * buttons' outlines are found in the pixels: across the icon's band, a column where the middle half of
  * a window a third of the band high is all edge (the straight side of a rounded rectangle, between its
- * corners) is a button's side; a glyph's strokes seldom make one, and never at one pitch. Each box must
- * be closed by an edge row above and below its middle (text stems at a pitch are not), and be 24 pt tall. Sides taken in pairs give boxes; three or more boxes of
+ * corners), a stroke at most 4 pt wide, is a button's side. Each box must be closed by such a thin
+ * stroke above and below its middle, background on both sides of it (text stems at a pitch, or a filled
+ * pill's edge, are not), and be 24 pt tall. Sides taken in pairs give boxes; three or more boxes of
  * one width at one pitch, at least 30 pt wide (HIG: 44 pt targets), are the buttons. The wide icon rows
  * on them give way to one icon row per button.
  */
@@ -21,6 +22,8 @@ const SCREEN_PT = 390;
 const WIDE = 1.6;
 /** A side column: this share of the band's middle half is edge. */
 const SIDE_SHARE = 0.9;
+/** An outline's stroke is at most this many points wide (with anti-aliasing). */
+const STROKE_PT = 4;
 /** Luma step from the band's median that marks an edge pixel. */
 const EDGE_STEP = 30;
 /** Boxes of one row: widths and pitches within this share of each other. */
@@ -99,15 +102,18 @@ function outlinedRow(
 function closed(lum: Float32Array, W: number, n: number, median: number, l: number, r: number): boolean {
   const x0 = Math.round(l + 0.2 * (r - l));
   const x1 = Math.round(r - 0.2 * (r - l));
-  const edgeRow = (k: number): boolean => {
+  const share = (k: number): number => {
+    if (k < 0 || k >= n) return 1;
     let edge = 0;
     for (let x = x0; x < x1; x++) if (Math.abs((lum[k * W + x] ?? 0) - median) > EDGE_STEP) edge++;
-    return edge >= SIDE_SHARE * (x1 - x0);
+    return edge / Math.max(1, x1 - x0);
   };
+  // An outline's top or bottom is a thin stroke: background a stroke's width above and below it.
+  const s = Math.max(2, Math.round((STROKE_PT / SCREEN_PT) * W));
   let upper = false;
   let lower = false;
   for (let k = 0; k < n; k++) {
-    if (!edgeRow(k)) continue;
+    if (share(k) < SIDE_SHARE || share(k - s) > 0.5 || share(k + s) > 0.5) continue;
     if (k < n / 2) upper = true;
     else lower = true;
   }
@@ -135,6 +141,7 @@ function sideColumns(
     if (seen >= ((m1 - m0) * W) / 2) break;
   }
   const rowsN = m1 - m0;
+  const maxRun = Math.max(2, Math.round((STROKE_PT / SCREEN_PT) * W));
   const sides: number[] = [];
   let run = -1;
   for (let x = 0; x <= W; x++) {
@@ -143,7 +150,7 @@ function sideColumns(
     const side = x < W && edge >= SIDE_SHARE * rowsN;
     if (side && run < 0) run = x;
     if (!side && run >= 0) {
-      sides.push((run + x - 1) / 2);
+      if (x - run <= maxRun) sides.push((run + x - 1) / 2); // an outline's side is a thin stroke
       run = -1;
     }
   }
