@@ -1,3 +1,4 @@
+import { wallpaperBelowGrid } from "./home-grid-end.js";
 import type { Candidate } from "./row.js";
 import { boxHeight, centreY } from "./row.js";
 
@@ -8,10 +9,11 @@ import { boxHeight, centreY } from "./row.js";
  * "Search" pill, centred). Whatever OCR or the detector finds elsewhere in that strip — a wallpaper's
  * lettering, logos, shapes — is the wallpaper, which takes no taps.
  *
- * The dock is three or more `app` rows on one line in the bottom fifth of the screen; the page indicator
+ * The dock is three or more `app` rows on one line in the bottom fifth of the screen, no name under them; the page indicator
  * (`page-dots.ts`, or the Search pill's title) is looked for in the 80 pt above its top (the dots sit
  * ~60–75 pt above it on Face ID iPhones); without it nothing goes. The strip is from the indicator's
- * level down to the dock.
+ * level down to the dock. Rows between the page's last name and the dock go too (`home-grid-end.ts`),
+ * page indicator or not; the Search pill's title stays.
  */
 
 /** A dock's apps lie below this fraction of the height. */
@@ -25,12 +27,14 @@ const SEARCH = /^(search|搜索|搜尋)$/i;
 /** The text and icon rows of `rows` that are wallpaper above a home screen's dock (module comment). */
 export function wallpaperAboveDock(rows: readonly Candidate[], aspect: number): Set<Candidate> {
   const out = new Set<Candidate>();
-  const apps = rows.filter((r) => r.kind === "app" && r.box[1] > DOCK_TOP);
+  // Dock apps have no names printed under them; apps with one along the bottom are a tab bar's tabs.
+  const apps = rows.filter((r) => r.kind === "app" && r.box[1] > DOCK_TOP && !r.labelBox);
   const dock = apps.filter(
     (a) => apps.filter((b) => Math.abs(centreY(a.box) - centreY(b.box)) < 0.5 * boxHeight(a.box)).length >= 3,
   );
   if (dock.length < 3) return out;
   const top = Math.min(...dock.map((a) => a.box[1]));
+  for (const r of wallpaperBelowGrid(rows, top, aspect)) if (!SEARCH.test(r.label.trim())) out.add(r);
   const strip = STRIP_PT / SCREEN_PT / aspect;
   const inStrip = (r: Candidate): boolean => centreY(r.box) < top && centreY(r.box) > top - strip;
   // The page indicator must have been found in the strip: it is what says this is a home screen's.

@@ -11,7 +11,9 @@ import { applyIconMemory, type IconMemory } from "./icon-memory.js";
 import { nameIconButtons } from "./icon-shapes.js";
 import { applyKeyboard } from "./keyboard.js";
 import { nameStripKey } from "./keyboard-system-keys.js";
+import { lockScreenWallpaper } from "./lock-wallpaper.js";
 import { nameAppIcons } from "./named-icons.js";
+import { splitOutlinedButtons } from "./outlined-buttons.js";
 import { applyPhotoGrid } from "./photo-grid.js";
 import type { Candidate } from "./row.js";
 import { centreX, centreY, contains } from "./row.js";
@@ -52,12 +54,13 @@ export function applyScreenSemantics(
   out = inferGridApps(nameAppIcons(out, { aspect }), aspect); // then tiles the detector missed, from the grid
   if (memory) out = applyIconMemory(screen, out, memory, aspect);
   out = nameStockApps(screen, out); // the dock: no names printed, stock designs named by look
-  out = nameIconButtons(screen, out);
+  out = nameIconButtons(screen, splitOutlinedButtons(screen, out, aspect)); // one wide box: equal bordered buttons
   out = dropSpuriousRows(out, aspect, screen);
   const cut = textCutByOverlay(screen, out); // a line half hidden by a sheet's edge: a fragment
   const chat = chatDecorations(screen, out); // a conversation's emoji and avatars
   const page = textAroundTabBar(out); // the page's words seen around a floating tab bar
-  return out.filter((r) => !cut.has(r) && !chat.has(r) && !page.has(r));
+  const lock = lockScreenWallpaper(out, aspect); // shapes in a Lock Screen's wallpaper
+  return out.filter((r) => !cut.has(r) && !chat.has(r) && !page.has(r) && !lock.has(r));
 }
 
 /**
