@@ -12,12 +12,18 @@ import { SPLIT_GAP } from "./split.js";
  * From the region's ink inside its kernel (the unclip margin may hold part of an icon), columns beside
  * it are walked outwards: a column whose ink lies within the line's band continues the line, a blank
  * column counts towards a gap, and the walk stops at a column with ink above or below the band (an icon,
- * a picture, another line, a textured background). The first gap must be a letter gap (`LETTER_GAP`):
- * a region that ends at a word's end is the detector's call. After that the walk crosses word spaces
- * (SF Pro: 0.3–0.45 em of ink gap) and stops at `SPLIT_GAP` (0.6 em), where `split.ts` takes a gap for
- * two labels (iOS sets labels at least 8 pt apart, 0.69–0.81 em measured). Each run of ink it takes must
- * be as dark as the line's own glyphs, and the first no wider than a glyph or two (`FIRST_RUN`). A region
- * grows only where the ink lies past its edge; regions whose grown ink meets on one band become one.
+ * a picture, another line, a textured background, as dark as the line's glyphs; each row beside the
+ * band is judged against what that row shows over the line itself, so the edge of a surface the line
+ * sits on — a message bubble, a bar — is no stop: `FaceTim` in a filmed bubble). The first gap must be
+ * a letter gap (`LETTER_GAP`): a region that ends at a word's end is the detector's call, unless a word
+ * space (`WORD_GAP`) leads to another region the detector found on the line (`Updated: 2 Hours` and
+ * `ago`). After that the walk crosses word spaces (SF Pro: 0.3–0.45 em of ink gap) and stops at
+ * `SPLIT_GAP` (0.6 em), where `split.ts` takes a gap for two labels (iOS sets labels at least 8 pt
+ * apart, 0.69–0.81 em measured). Each run of ink it takes must be as dark as the line's own glyphs, and
+ * the first no wider than a glyph or two (`FIRST_RUN`) up to its first dip: a camera's blur joins a
+ * word's letters into one run (`Last C` of a small caption), but each gap between them stays a dip. A
+ * region grows only where the ink lies past its edge; regions whose grown ink meets on one band become
+ * one.
  */
 
 /**
@@ -38,6 +44,12 @@ const LETTER_GAP = 0.25;
  * through the line (the home indicator under `Departure Offset`) runs on for longer.
  */
 const FIRST_RUN = 1.2;
+/**
+ * Widest blank run (ems) between two words of a line: SF Pro's word space with the side bearings,
+ * 0.3–0.45 em (`split.ts`). Across it the walk may reach another region the detector found on the line;
+ * an icon beside a label stands further off (the gears before `Advanced`, 0.8 em).
+ */
+const WORD_GAP = 0.45;
 /** A run of ink beside the line is its text only when as dark as this share of the line's own ink. */
 const PEAK_SHARE = 0.5;
 /** How far (px) ink must reach past a region's edge for the region to grow. */
@@ -169,6 +181,7 @@ function grow(image: InkImage, box: PixelBox, regions: readonly PixelBox[]): Gro
   const em = inkHeight / TALLEST_REACH;
   const maxGap = SPLIT_GAP * em;
   const letterGap = LETTER_GAP * em;
+  const wordGap = WORD_GAP * em;
   const minPeak = PEAK_SHARE * crop.maxDiff;
   const firstRun = FIRST_RUN * em;
   /**
@@ -210,7 +223,7 @@ function grow(image: InkImage, box: PixelBox, regions: readonly PixelBox[]): Gro
       if (c > 0) {
         if (gap > 0) {
           if (runs++ === 0) {
-            if (textAt(x)) dipped = true;
+            if (gap <= wordGap && textAt(x)) dipped = true;
             else if (gap > letterGap) return kept;
             start = x;
           }
