@@ -80,7 +80,9 @@ interface Grown {
  * merged, in the order of the first region of each. A region without clear ink is kept as it is.
  */
 export function extendAlongLines(image: InkImage, boxes: readonly PixelBox[]): PixelBox[] {
-  const grown = boxes.map((b) => grow(image, b, boxes));
+  // Each region's ink inside its kernel: which regions stand on one line, as tall as each other.
+  const inks = boxes.map((b) => ({ box: b, ink: tightenToInk(image, kernel(b)) }));
+  const grown = boxes.map((b) => grow(image, b, inks));
   const out: (Grown | undefined)[] = [...grown];
   for (let i = 0; i < out.length; i++) {
     for (let j = i + 1; j < out.length; j++) {
@@ -115,10 +117,15 @@ function union(a: PixelBox, b: PixelBox): PixelBox {
   };
 }
 
-function grow(image: InkImage, box: PixelBox, regions: readonly PixelBox[]): Grown {
-  // The line is measured inside the detector's kernel: the unclip margin may hold part of an icon.
+/** The part of a region inside the detector's kernel, along x (the unclip margin may hold an icon). */
+function kernel(box: PixelBox): PixelBox {
   const inset = Math.min(KERNEL_INSET * (box.y1 - box.y0), (box.x1 - box.x0) / 3);
-  const core = { ...box, x0: box.x0 + inset, x1: box.x1 - inset };
+  return { ...box, x0: box.x0 + inset, x1: box.x1 - inset };
+}
+
+function grow(image: InkImage, box: PixelBox, regions: readonly { box: PixelBox; ink: PixelBox }[]): Grown {
+  // The line is measured inside the detector's kernel: the unclip margin may hold part of an icon.
+  const core = kernel(box);
   const ink = tightenToInk(image, core);
   const h = ink.y1 - ink.y0;
   // `tightenToInk` leaves a pixel above the ink and two below it.
@@ -189,17 +196,14 @@ function grow(image: InkImage, box: PixelBox, regions: readonly PixelBox[]): Gro
    * ink, each as dark as the line's own, across blank gaps narrower than `maxGap`, the first of them no
    * wider than a letter gap; a run that meets ink above or below the band is not the line's.
    */
-  // Another region the detector found on this line (as tall, over the band): text, not an icon, so
-  // the walk may reach it across a word space (`Updated: 2 Hours` and `ago` found apart).
-  const boxHeight = box.y1 - box.y0;
+  // Another region the detector found on this line, its ink within the band and about as tall as the
+  // line's (not a chevron beside an emoji): text, so the walk may reach it across a word space
+  // (`Updated: 2 Hours` and `ago` found apart).
   const textAt = (x: number): boolean =>
-    regions.some((r) => {
+    regions.some(({ box: r, ink: o }) => {
       if (r === box || x < r.x0 || x >= r.x1) return false;
-      const rh = r.y1 - r.y0;
-      const overlap = Math.min(r.y1, box.y1) - Math.max(r.y0, box.y0);
-      return (
-        overlap >= 0.6 * Math.min(rh, boxHeight) && Math.max(rh, boxHeight) <= 2 * Math.min(rh, boxHeight)
-      );
+      const oh = o.y1 - o.y0;
+      return o.y0 >= band.y0 && o.y1 <= band.y1 && oh <= 1.4 * h && h <= 1.4 * oh;
     });
   const walk = (from: number, step: 1 | -1): number => {
     let kept = from;
