@@ -2,6 +2,7 @@ import type { RgbImage } from "../shared/image.js";
 import { inferGridApps } from "./app-grid.js";
 import { snapAppTiles } from "./app-tiles.js";
 import { applyCalculator } from "./calculator.js";
+import { chatDecorations } from "./chat-decor.js";
 import { findCcPageTabs } from "./control-center-tabs.js";
 import { textCutByOverlay } from "./cut-text.js";
 import { applyDialPad } from "./dial-pad.js";
@@ -21,6 +22,7 @@ import { findSwitches } from "./switches.js";
 import { findCcModuleToggles } from "./switches-cc-modules.js";
 import { findControlCenterToggles } from "./switches-control-center.js";
 import { switchTitle } from "./switches-title.js";
+import { textAroundTabBar } from "./tab-bar-content.js";
 
 /**
  * What the rows mean: pure passes over the screen pixels and the merged OCR/detector rows, in order —
@@ -53,7 +55,9 @@ export function applyScreenSemantics(
   out = nameIconButtons(screen, out);
   out = dropSpuriousRows(out, aspect, screen);
   const cut = textCutByOverlay(screen, out); // a line half hidden by a sheet's edge: a fragment
-  return out.filter((r) => !cut.has(r));
+  const chat = chatDecorations(screen, out); // a conversation's emoji and avatars
+  const page = textAroundTabBar(out); // the page's words seen around a floating tab bar
+  return out.filter((r) => !cut.has(r) && !chat.has(r) && !page.has(r));
 }
 
 /**

@@ -100,21 +100,50 @@ export function variantPartners(dictionary: readonly string[]): Int32Array {
 }
 
 /**
+ * Most Simplified-only characters a line may hold and still be taken for Traditional on a Traditional
+ * screen (`tradScreen`). The recogniser, trained mostly on Simplified text, reads a blurred Traditional
+ * glyph as its Simplified form (`法律資訊` on a camera frame read `法律资讯`), never the other way: on a
+ * short line one or two Simplified readings are weak evidence, Traditional readings elsewhere strong.
+ */
+const WEAK_HANS = 2;
+/** Fewest Traditional-only characters the rest of a screen must hold to count as Traditional. */
+const TRAD_SCREEN_MIN = 6;
+/** …and how many times its Simplified-only ones (a zh-Hant app may list a Simplified title or two). */
+const TRAD_SCREEN_RATIO = 4;
+
+/** Whether a screen's other lines, with `hant` Traditional-only and `hans` Simplified-only characters, are Traditional. */
+function tradScreen(hant: number, hans: number): boolean {
+  return hant >= TRAD_SCREEN_MIN && hant >= TRAD_SCREEN_RATIO * hans;
+}
+
+/**
  * Bring each line to one Chinese script: a line with more Traditional-only than Simplified-only
  * characters has its Simplified-only ones converted (`號(近市政中心左侧` → `左側`), and the other way round;
  * a line with as many of each takes the screen's majority (a screen is one app's localisation), and one
- * with none is left alone. Lines with kana (Japanese) are never touched. Returns new strings, same order.
+ * with none is left alone. A line read with a Simplified-only character or two and no Traditional one, on a
+ * screen whose other lines read Traditional (`tradScreen`), is Traditional (see `WEAK_HANS`). Lines with kana (Japanese) are never touched. Returns new strings, same order.
  */
 export function unifyHanScript(texts: readonly string[]): string[] {
   const counts = texts.map((t) => (KANA.test(t) ? { hans: 0, hant: 0 } : hanScriptCounts(t)));
   const screen = counts.reduce((s, c) => s + c.hant - c.hans, 0);
-  return texts.map((text, i) => {
+  const unified = texts.map((text, i) => {
     const c = counts[i] ?? { hans: 0, hant: 0 };
     if (c.hans === 0 && c.hant === 0) return text;
     const lean = c.hant - c.hans !== 0 ? c.hant - c.hans : screen;
     if (lean === 0) return text;
     const map = lean > 0 ? TO_HANT : TO_HANS;
     return Array.from(text, (ch) => map.get(ch) ?? ch).join("");
+  });
+  // The screen's script once each line is in one: a weak Simplified line on a Traditional screen follows it.
+  const after = unified.map((t, i) =>
+    KANA.test(texts[i] ?? "") ? { hans: 0, hant: 0 } : hanScriptCounts(t),
+  );
+  const hant = after.reduce((s, c) => s + c.hant, 0);
+  const hans = after.reduce((s, c) => s + c.hans, 0);
+  return unified.map((text, i) => {
+    const c = after[i] ?? { hans: 0, hant: 0 };
+    if (c.hant > 0 || c.hans === 0 || c.hans > WEAK_HANS || !tradScreen(hant, hans - c.hans)) return text;
+    return Array.from(text, (ch) => TO_HANT.get(ch) ?? ch).join("");
   });
 }
 
@@ -125,6 +154,15 @@ export function unifyHanScript(texts: readonly string[]): string[] {
  * runner-up above 0.05 that was not a real glyph (`tests: test/vision/ocr/cjk.test.ts`).
  */
 export const SKIPPED_HAN_SCORE = 0.05;
+
+/**
+ * Lowest runner-up score of a kana class on a skipped glyph's frames for it to be put back as itself.
+ * Chinese names and titles borrow kana (`恋爱の审判者`: の for 的), which a recogniser trained on
+ * Chinese text scores low under blur: on a camera frame `の` lost to the blank at 0.33, on the sharp
+ * screenshot it was read. Unlike a Simplified runner-up standing in for an absent Traditional form, a
+ * kana runner-up is the glyph's own class, so it needs a real share of the frame, not a trace.
+ */
+export const SKIPPED_KANA_SCORE = 0.2;
 
 /** Fraction of the line's glyph pitch a skipped glyph's frame must lie from both emitted neighbours. */
 const SKIP_DISTANCE = 0.75;
@@ -137,7 +175,8 @@ const SKIP_DISTANCE = 0.75;
  * `SKIP_DISTANCE` pitches from both neighbours) is a Simplified-only character scoring at least
  * `minScore`, its Traditional form is inserted there: the dictionary holds the common Simplified set
  * (GB 2312's characters) but not many Traditional ones, so a glyph it has no class for is Traditional, and
- * the runner-up is its Simplified form (`從` → `从`). Any other runner-up (`一`, `白` next to an icon, `壇`
+ * the runner-up is its Simplified form (`從` → `从`). A kana runner-up scoring at least
+ * `SKIPPED_KANA_SCORE` is put back as itself (see there). Any other runner-up (`一`, `白` next to an icon, `壇`
  * for the absent `塭`) proves nothing and is left out. The pitch is the median step gap of adjacent Han characters (at least two
  * gaps needed); a line's end is left alone (the batch's padding frames follow it).
  */
@@ -172,8 +211,8 @@ export function recoverSkippedHan(
       for (let c = 1; c < classes; c++) {
         const s = probs[base + c] ?? 0;
         const ch = dictionary[c - 1] ?? "";
-        const hant = TO_HANT.get(ch);
-        if (s >= best.score && hant !== undefined) best = { score: s, char: hant, step: t };
+        const put = TO_HANT.get(ch) ?? (s >= SKIPPED_KANA_SCORE && KANA.test(ch) ? ch : undefined);
+        if (s >= best.score && put !== undefined) best = { score: s, char: put, step: t };
       }
     }
     if (best.step >= 0) inserts.push({ at: i, ...best });
@@ -198,7 +237,7 @@ export function recoverSkippedHan(
 }
 
 /** Median step gap of adjacent Han characters in `r.chars[from…to)`, or 0 with none. */
-function hanPitch(r: CtcResult, from: number, to: number): number {
+export function hanPitch(r: CtcResult, from: number, to: number): number {
   const gaps: number[] = [];
   for (let i = from + 1; i < to; i++)
     if (HAN.test(r.chars[i] ?? "") && HAN.test(r.chars[i - 1] ?? ""))

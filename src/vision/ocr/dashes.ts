@@ -158,10 +158,11 @@ export function typographicDashes(
 /**
  * `text` without the dash read just before a closing ellipsis when the line's ink ends in dots alone:
  * the recogniser reads the first dots of a `…` as a dash (`键盘与隐私…` read `键盘与隐私—…`). Kept when a
- * bar stands before the dots (a real dash). `line` is the line's ink box in `image`.
+ * bar stands before the dots (a real dash). On camera frames the dots are read as full stops
+ * (`键盘与隐私—...`); the ellipsis is written `…` either way. `line` is the line's ink box in `image`.
  */
 export function ellipsisDash(text: string, image: RgbImage, line: PixelBox): string {
-  const m = /[-－—–一]…$/u.exec(text);
+  const m = /[-－—–一](?:…|\.{2,3})$/u.exec(text);
   if (!m) return text;
   const comps = inkComponents(image, line);
   const { top, bottom } = inkRows(comps);

@@ -3,6 +3,7 @@ import type { RgbImage } from "../../shared/image.js";
 import { PiclawError } from "../../util/errors.js";
 import type { OcrEngine, TextLine } from "../types.js";
 import { recoverSkippedHan, splitAtHanGaps, unifyHanScript, variantPartners } from "./cjk.js";
+import { hanRunsOn, readOnPastCuts } from "./cjk-ends.js";
 import { columnCase } from "./column-case.js";
 import type { OcrOptions } from "./config.js";
 import { ctcDecode, restoreSpaces } from "./ctc.js";
@@ -48,7 +49,7 @@ export interface PaddleOcrParts {
 }
 
 /** A region's reading; `rest` holds the further labels when the region was split (`splitAtHanGaps`). */
-type ReadText = FinishedText & { rest?: FinishedText[] };
+type ReadText = FinishedText & { rest?: FinishedText[]; runsOn?: boolean };
 
 /**
  * A line must hold a letter or digit (any script): dots, quotes and strokes read off icons and page
@@ -141,6 +142,10 @@ export class PaddleOcrEngine implements OcrEngine {
         if (second && second.conf > (read[i]?.conf ?? 0)) read[i] = second;
       }
     }
+    // A Chinese line whose box ends inside its last glyph, read again an em wider (`cjk-ends.ts`).
+    await readOnPastCuts(read, boxes, width, this.options.minConfidence, (wider, which) =>
+      this.read(detail, wider.map(toDetail), which),
+    );
     const lines: TextLine[] = [];
     // A region read as two labels (`splitAtHanGaps`) lists each on its own.
     const pieces = read.flatMap((r, i) => [r, ...(r.rest ?? [])].map((piece) => ({ r: piece, i })));
@@ -308,7 +313,9 @@ export class PaddleOcrEngine implements OcrEngine {
           const t = finishText(p.r, cropWidth, batch.width, this.options.stripChevrons);
           return { ...t, begin: Math.max(p.begin, t.begin ?? 0), end: Math.min(p.end, t.end) };
         });
-        if (first) results[boxIndex] = rest.length > 0 ? { ...first, rest } : first;
+        const runsOn = rest.length === 0 && hanRunsOn(decoded, data, offset, classes, cropWidth, batch.width);
+        if (first)
+          results[boxIndex] = rest.length > 0 ? { ...first, rest } : runsOn ? { ...first, runsOn } : first;
       });
     }
     return results;

@@ -90,6 +90,81 @@ describe("slashesFromInk", () => {
   });
 });
 
+/** `image` blurred as a camera's lens and rectification blur it (σ in px), and scaled by `scale`. */
+async function camera(image: RgbImage, scale: number, sigma: number): Promise<RgbImage> {
+  const { data, info } = await sharp(image.data, {
+    raw: { width: image.width, height: image.height, channels: 3 },
+  })
+    .resize(Math.round(image.width * scale), Math.round(image.height * scale))
+    .blur(sigma)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, channels: 3, data };
+}
+
+const scaled = (box: typeof INK, f: number) => ({
+  x0: box.x0 * f,
+  y0: box.y0 * f,
+  x1: box.x1 * f,
+  y1: box.y1 * f,
+  score: 1,
+});
+
+describe("slashesFromInk on blurred, small ink (a camera frame: ~1.4 px per point)", () => {
+  // SF Pro's brackets bow by ~0.12 of their height, its slashes lean ~0.23 px per row.
+  const BRACKETS =
+    `<path d="M 72 28 Q 62 48 72 68" fill="none" stroke="#000" stroke-width="4"/>` +
+    `<path d="M 86 28 Q 96 48 86 68" fill="none" stroke="#000" stroke-width="4"/>`;
+
+  it("puts back the ) of () read ( when the bracket bows by a pixel", async () => {
+    const image = await camera(await line(BRACKETS, LETTERS), 0.4, 0.7);
+    expect(slashesFromInk("ab( cde", [{ index: 2, x: 27 }], image, scaled(INK, 0.4)).text).toBe("ab() cde");
+  });
+
+  it("puts back no ) where the brackets stand a glyph apart: (✓) read (v)", async () => {
+    const apart =
+      `<path d="M 72 28 Q 62 48 72 68" fill="none" stroke="#000" stroke-width="4"/>` +
+      `<path d="M 116 28 Q 126 48 116 68" fill="none" stroke="#000" stroke-width="4"/>`;
+    const image = await camera(await line(apart, LETTERS), 0.4, 0.7);
+    expect(slashesFromInk("TG (v)", [{ index: 3, x: 27 }], image, scaled(INK, 0.4)).text).toBe("TG (v)");
+  });
+
+  it("reads () read as 0 after a name as ()", async () => {
+    const image = await camera(await line(BRACKETS, LETTERS), 0.4, 0.7);
+    expect(slashesFromInk("ab0 cde", [{ index: 2, x: 30 }], image, scaled(INK, 0.4)).text).toBe("ab() cde");
+    // A zero is one closed ring standing on the baseline.
+    const zero = await camera(
+      await line(
+        `<ellipse cx="79" cy="45" rx="8" ry="15" fill="none" stroke="#000" stroke-width="4"/>`,
+        LETTERS,
+      ),
+      0.4,
+      0.7,
+    );
+    expect(slashesFromInk("ab0 cde", [{ index: 2, x: 32 }], zero, scaled(INK, 0.4)).text).toBe("ab0 cde");
+  });
+
+  it("counts the strokes from the ink: W and V over \\/\\/ is \\/\\/", async () => {
+    const image = await camera(await line(stroke("100,28 109,68 118,28 127,68 136,28"), LETTERS), 0.4, 0.7);
+    const glyphs = [
+      { index: 3, x: 44 },
+      { index: 4, x: 50 },
+    ];
+    expect(slashesFromInk("ab:WVcde", glyphs, image, scaled(INK, 0.4)).text).toBe("ab:\\/\\/cde");
+  });
+
+  it("puts back a backslash before n that no character was read for, in code only", async () => {
+    const image = await camera(
+      await line(`${stroke("60,28 69,68")}<rect x="76" y="40" width="12" height="20" fill="#000"/>`, LETTERS),
+      0.4,
+      0.7,
+    );
+    const n = [{ index: 3, x: 33 }];
+    expect(slashesFromInk("ab.n\\/cde", n, image, scaled(INK, 0.4)).text).toBe("ab.\\n\\/cde");
+    expect(slashesFromInk("ab.n cde", n, image, scaled(INK, 0.4)).text).toBe("ab.n cde");
+  });
+});
+
 /**
  * A Scriptable script's JSON previewed in a share sheet (SF Pro, real dev-set screenshot), read whole by
  * the real models: each line below had `\/\/` read `VV` or `W`, `\/` read `V`, or `\n` read `In` or
@@ -100,6 +175,7 @@ const LINES = [
   String.raw`如果仍无法解决，请反馈至：https:\/\/`,
   String.raw`github.com\/zkytech\/iOS14-widgets-for-scriptable\/`,
   String.raw`\nlet teamNameFontSize = lineHeight *0.5 \/\/`,
+  String.raw`组件.\n\/\/ 如果组件崩溃或出现任何问题，请尝试重新下载`, // the backslash before n lost
 ];
 
 describe("code on a real screenshot (rd-zkytech-share-sheet-zh)", () => {
