@@ -17,6 +17,12 @@ export interface CtcResult {
    * class between words, yet still leans towards a space there; `finishText` uses this to restore them.
    */
   spaceBefore: number[];
+  /**
+   * Per character: for a space `restoreSpaces` put back, the space class's score it was put back on
+   * (0 for every other character; absent before `restoreSpaces`). A weak one may sit inside a word
+   * (`word-spaces.ts` asks the ink).
+   */
+  restored?: number[];
 }
 
 /**
@@ -119,7 +125,8 @@ export const SPACE_SCORE = 0.02;
  * between their neighbours' (the gap's middle: `split.ts` looks for a space inside a wide gap).
  */
 export function restoreSpaces(r: CtcResult, minScore = SPACE_SCORE): CtcResult {
-  const out: CtcResult = { chars: [], scores: [], steps: [], length: r.length, spaceBefore: [] };
+  const restored: number[] = [];
+  const out: CtcResult = { chars: [], scores: [], steps: [], length: r.length, spaceBefore: [], restored };
   const isDigit = (c: string | undefined) => c !== undefined && c >= "0" && c <= "9";
   r.chars.forEach((c, i) => {
     const prev = out.chars[out.chars.length - 1];
@@ -133,11 +140,14 @@ export function restoreSpaces(r: CtcResult, minScore = SPACE_SCORE): CtcResult {
       out.scores.push(score);
       out.steps.push(((out.steps[out.steps.length - 1] ?? step) + step) / 2);
       out.spaceBefore.push(0);
+      // After a comma the space is certain (no weak score to record).
+      restored.push(afterComma ? 0 : (r.spaceBefore[i] ?? 0));
     }
     out.chars.push(c);
     out.scores.push(score);
     out.steps.push(step);
     out.spaceBefore.push(r.spaceBefore[i] ?? 0);
+    restored.push(0);
   });
   return out;
 }

@@ -12,12 +12,18 @@ import { SPLIT_GAP } from "./split.js";
  * From the region's ink inside its kernel (the unclip margin may hold part of an icon), columns beside
  * it are walked outwards: a column whose ink lies within the line's band continues the line, a blank
  * column counts towards a gap, and the walk stops at a column with ink above or below the band (an icon,
- * a picture, another line, a textured background). The first gap must be a letter gap (`LETTER_GAP`):
- * a region that ends at a word's end is the detector's call. After that the walk crosses word spaces
- * (SF Pro: 0.3–0.45 em of ink gap) and stops at `SPLIT_GAP` (0.6 em), where `split.ts` takes a gap for
- * two labels (iOS sets labels at least 8 pt apart, 0.69–0.81 em measured). Each run of ink it takes must
- * be as dark as the line's own glyphs, and the first no wider than a glyph or two (`FIRST_RUN`). A region
- * grows only where the ink lies past its edge; regions whose grown ink meets on one band become one.
+ * a picture, another line, a textured background, as dark as the line's glyphs; each row beside the
+ * band is judged against what that row shows over the line itself, so the edge of a surface the line
+ * sits on — a message bubble, a bar — is no stop: `FaceTim` in a filmed bubble). The first gap must be
+ * a letter gap (`LETTER_GAP`): a region that ends at a word's end is the detector's call, unless a word
+ * space (`WORD_GAP`) leads to another region the detector found on the line (`Updated: 2 Hours` and
+ * `ago`). After that the walk crosses word spaces (SF Pro: 0.3–0.45 em of ink gap) and stops at
+ * `SPLIT_GAP` (0.6 em), where `split.ts` takes a gap for two labels (iOS sets labels at least 8 pt
+ * apart, 0.69–0.81 em measured). Each run of ink it takes must be as dark as the line's own glyphs, and
+ * the first no wider than a glyph or two (`FIRST_RUN`) up to its first dip: a camera's blur joins a
+ * word's letters into one run (`Last C` of a small caption), but each gap between them stays a dip. A
+ * region grows only where the ink lies past its edge; regions whose grown ink meets on one band become
+ * one.
  */
 
 /**
@@ -38,6 +44,12 @@ const LETTER_GAP = 0.25;
  * through the line (the home indicator under `Departure Offset`) runs on for longer.
  */
 const FIRST_RUN = 1.2;
+/**
+ * Widest blank run (ems) between two words of a line: SF Pro's word space with the side bearings,
+ * 0.3–0.45 em (`split.ts`). Across it the walk may reach another region the detector found on the line;
+ * an icon beside a label stands further off (the gears before `Advanced`, 0.8 em).
+ */
+const WORD_GAP = 0.45;
 /** A run of ink beside the line is its text only when as dark as this share of the line's own ink. */
 const PEAK_SHARE = 0.5;
 /** How far (px) ink must reach past a region's edge for the region to grow. */
@@ -68,7 +80,9 @@ interface Grown {
  * merged, in the order of the first region of each. A region without clear ink is kept as it is.
  */
 export function extendAlongLines(image: InkImage, boxes: readonly PixelBox[]): PixelBox[] {
-  const grown = boxes.map((b) => grow(image, b));
+  // Each region's ink inside its kernel: which regions stand on one line, as tall as each other.
+  const inks = boxes.map((b) => ({ box: b, ink: tightenToInk(image, kernel(b)) }));
+  const grown = boxes.map((b) => grow(image, b, inks));
   const out: (Grown | undefined)[] = [...grown];
   for (let i = 0; i < out.length; i++) {
     for (let j = i + 1; j < out.length; j++) {
@@ -103,10 +117,15 @@ function union(a: PixelBox, b: PixelBox): PixelBox {
   };
 }
 
-function grow(image: InkImage, box: PixelBox): Grown {
-  // The line is measured inside the detector's kernel: the unclip margin may hold part of an icon.
+/** The part of a region inside the detector's kernel, along x (the unclip margin may hold an icon). */
+function kernel(box: PixelBox): PixelBox {
   const inset = Math.min(KERNEL_INSET * (box.y1 - box.y0), (box.x1 - box.x0) / 3);
-  const core = { ...box, x0: box.x0 + inset, x1: box.x1 - inset };
+  return { ...box, x0: box.x0 + inset, x1: box.x1 - inset };
+}
+
+function grow(image: InkImage, box: PixelBox, regions: readonly { box: PixelBox; ink: PixelBox }[]): Grown {
+  // The line is measured inside the detector's kernel: the unclip margin may hold part of an icon.
+  const core = kernel(box);
   const ink = tightenToInk(image, core);
   const h = ink.y1 - ink.y0;
   // `tightenToInk` leaves a pixel above the ink and two below it.
@@ -117,23 +136,51 @@ function grow(image: InkImage, box: PixelBox): Grown {
   const threshold = Math.max(24, crop.maxDiff / 3);
   const reach = Math.ceil(h * (BAND_SLACK + GUARD));
   const band = { y0: ink.y0 - BAND_SLACK * h, y1: ink.y1 + BAND_SLACK * h };
+  // Rows past the image's edge hold nothing to stop the line (a list's last row cut by the screen).
   const y0 = Math.max(0, Math.floor(ink.y0 - reach));
   const y1 = Math.min(image.height, Math.ceil(ink.y1 + reach));
-  // Part of the band falls outside the image: nothing to check the line against.
-  if (y0 > ink.y0 - reach || y1 < ink.y1 + reach) return { box, ink, found: ink };
   const grey = image.data;
   const rgb = "channels" in image;
+  const lumaAt = (x: number, y: number): number => {
+    const o = y * image.width + x;
+    return rgb
+      ? 0.299 * (grey[o * 3] ?? 0) + 0.587 * (grey[o * 3 + 1] ?? 0) + 0.114 * (grey[o * 3 + 2] ?? 0)
+      : (grey[o] ?? 0);
+  };
+  // Above and below the band each row's background is what that row shows over the line itself (the
+  // median across the kernel): a surface's edge running under the line (a bubble's, a bar's) is no ink
+  // beside it. Inside the band, the region's background.
+  const rowBg = new Float32Array(y1 - y0).fill(crop.bg);
+  const cx0 = Math.max(0, Math.floor(core.x0));
+  const cx1 = Math.min(image.width, Math.ceil(core.x1));
+  const row: number[] = [];
+  for (let y = y0; y < y1; y++) {
+    if (y >= band.y0 && y < band.y1) continue;
+    row.length = 0;
+    for (let x = cx0; x < cx1; x++) row.push(lumaAt(x, y));
+    row.sort((a, b) => a - b);
+    rowBg[y - y0] = row[row.length >> 1] ?? crop.bg;
+  }
   /** A column's strongest ink within the band (0: blank), or −1 when it has ink above or below it. */
+  // A region whose own background is not what lies above and below it (an icon taken for text, its
+  // border on its own ink) has no blank to walk over.
+  const guardBg = Array.from(rowBg.filter((_, k) => y0 + k < band.y0 || y0 + k >= band.y1)).sort(
+    (a, b) => a - b,
+  );
+  const aroundBg = guardBg[guardBg.length >> 1] ?? crop.bg;
+  if (Math.abs(aroundBg - crop.bg) > threshold) return { box, ink, found: ink };
+  // Beside the band, only ink as dark as the line's glyphs stops it: an icon, a picture, another line
+  // (the contrast-normalised screen leaves a surface's edge fainter or stronger along its length).
+  const guardThreshold = Math.max(threshold, PEAK_SHARE * crop.maxDiff);
   const column = (x: number): number => {
     let peak = 0;
     for (let y = y0; y < y1; y++) {
-      const o = y * image.width + x;
-      const v = rgb
-        ? 0.299 * (grey[o * 3] ?? 0) + 0.587 * (grey[o * 3 + 1] ?? 0) + 0.114 * (grey[o * 3 + 2] ?? 0)
-        : (grey[o] ?? 0);
-      const d = Math.abs(v - crop.bg);
+      const d = Math.abs(lumaAt(x, y) - (rowBg[y - y0] ?? crop.bg));
       if (d <= threshold) continue;
-      if (y < band.y0 || y >= band.y1) return -1;
+      if (y < band.y0 || y >= band.y1) {
+        if (d > guardThreshold) return -1;
+        continue;
+      }
       peak = Math.max(peak, d);
     }
     return peak;
@@ -141,6 +188,7 @@ function grow(image: InkImage, box: PixelBox): Grown {
   const em = inkHeight / TALLEST_REACH;
   const maxGap = SPLIT_GAP * em;
   const letterGap = LETTER_GAP * em;
+  const wordGap = WORD_GAP * em;
   const minPeak = PEAK_SHARE * crop.maxDiff;
   const firstRun = FIRST_RUN * em;
   /**
@@ -148,6 +196,15 @@ function grow(image: InkImage, box: PixelBox): Grown {
    * ink, each as dark as the line's own, across blank gaps narrower than `maxGap`, the first of them no
    * wider than a letter gap; a run that meets ink above or below the band is not the line's.
    */
+  // Another region the detector found on this line, its ink within the band and about as tall as the
+  // line's (not a chevron beside an emoji): text, so the walk may reach it across a word space
+  // (`Updated: 2 Hours` and `ago` found apart).
+  const textAt = (x: number): boolean =>
+    regions.some(({ box: r, ink: o }) => {
+      if (r === box || x < r.x0 || x >= r.x1) return false;
+      const oh = o.y1 - o.y0;
+      return o.y0 >= band.y0 && o.y1 <= band.y1 && oh <= 1.4 * h && h <= 1.4 * oh;
+    });
   const walk = (from: number, step: 1 | -1): number => {
     let kept = from;
     let last = from;
@@ -156,14 +213,22 @@ function grow(image: InkImage, box: PixelBox): Grown {
     let runs = 0;
     /** Where the first run of new ink began: at `from` when the region's own ink runs on past it. */
     let start = from;
-    const firstTooWide = () => runs <= 1 && Math.abs(last - start) > firstRun;
+    /**
+     * Whether the first run has dipped below the line's ink after a glyph's stroke: blur joins the
+     * letters of a word into one run of ink, but each gap between them stays a dip (`heckin` of `Last
+     * Checkin` in a camera frame); an icon's or a bar's columns hold their ink.
+     */
+    let dipped = false;
+    let strong = false;
+    const firstTooWide = () => !dipped && runs <= 1 && Math.abs(last - start) > firstRun;
     for (let x = from + step; x >= 0 && x < image.width; x += step) {
       const c = column(x);
       if (c < 0) return kept;
       if (c > 0) {
         if (gap > 0) {
           if (runs++ === 0) {
-            if (gap > letterGap) return kept;
+            if (gap <= wordGap && textAt(x)) dipped = true;
+            else if (gap > letterGap) return kept;
             start = x;
           }
           peak = 0;
@@ -171,6 +236,8 @@ function grow(image: InkImage, box: PixelBox): Grown {
         peak = Math.max(peak, c);
         last = x;
         gap = 0;
+        if (runs <= 1 && c >= minPeak) strong = true;
+        else if (runs <= 1 && strong) dipped = true;
         if (firstTooWide()) return kept;
         continue;
       }

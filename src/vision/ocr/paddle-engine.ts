@@ -195,7 +195,11 @@ export class PaddleOcrEngine implements OcrEngine {
       // A `©` the recogniser cannot emit, put back from its ink (`symbols.ts`): it may add `© `.
       const text = iconFirst ? fixed.text : copyrightSign(fixed.text, detail, toDetail(ink));
       const signed = text.length - fixed.text.length;
-      let spaces = (r.spaces ?? []).map((m) => ({ ...at(m), index: fixed.moved(m.index + shift) + signed }));
+      let spaces: { index: number; x: number; restored?: number }[] = (r.spaces ?? []).map((m) => ({
+        ...at(m),
+        index: fixed.moved(m.index + shift) + signed,
+        restored: m.restored,
+      }));
       const space = spaces[0];
       let line = ink;
       let rest = text;

@@ -252,8 +252,11 @@ export interface FinishedText {
    * the crop's width (from the CTC time step), so their glyphs can be measured (`typography.ts`).
    */
   marks?: { index: number; at: number }[];
-  /** Spaces in `text`, likewise: where a line holding two labels may be cut (`split.ts`). */
-  spaces?: { index: number; at: number }[];
+  /**
+   * Spaces in `text`, likewise: where a line holding two labels may be cut (`split.ts`); `restored`, the
+   * space class's score where `restoreSpaces` put the space back (absent for a space read as such).
+   */
+  spaces?: { index: number; at: number; restored?: number }[];
   /** Dash-like characters and a leading digit, likewise: their ink says which dash (`dashes.ts`). */
   dashes?: { index: number; at: number }[];
   /** Characters a slash or backslash is read as (V, W, I, l, brackets), likewise (`slashes.ts`). */
@@ -322,7 +325,7 @@ export function finishText(
   }
   const scores = r.scores.slice(start, end);
   const marks: { index: number; at: number }[] = [];
-  const spaces: { index: number; at: number }[] = [];
+  const spaces: { index: number; at: number; restored?: number }[] = [];
   const dashes: { index: number; at: number }[] = [];
   const slashes: { index: number; at: number }[] = [];
   const glyphs: { index: number; at: number }[] = [];
@@ -332,7 +335,10 @@ export function finishText(
     const c = r.chars[i] ?? "";
     const at = cropWidth > 0 ? Math.min(1, (((r.steps[i] ?? 0) + 0.5) * colPerStep) / cropWidth) : 0;
     if (c === "'" || c === '"') marks.push({ index, at });
-    if (c === " " || c === "\u3000") spaces.push({ index, at });
+    if (c === " " || c === "\u3000") {
+      const restored = r.restored?.[i] ?? 0;
+      spaces.push(restored > 0 ? { index, at, restored } : { index, at });
+    }
     if (DASH_LIKE.test(c) || (index === 0 && /\d/u.test(c))) dashes.push({ index, at });
     if (slashCandidate(c)) slashes.push({ index, at });
     if (/^[A-Za-z0-9]$/u.test(c)) glyphs.push({ index, at });

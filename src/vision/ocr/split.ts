@@ -1,6 +1,7 @@
 import { luma, type RgbImage } from "../../shared/image.js";
 import type { PixelBox } from "./detect.js";
 import { tightenToInk } from "./ink.js";
+import { dropInWordSpaces, type ReadSpace } from "./word-spaces.js";
 
 /**
  * Two labels read as one line. DB detection joins words whose unclipped regions touch, and on iOS that
@@ -118,22 +119,24 @@ export interface LinePiece {
 }
 
 /**
- * `text` (read from the ink box `line`, whose spaces were read at `spaces`: index in `text` and x in
- * image pixels) cut at every blank gap of at least `SPLIT_GAP` ems that has a space read in it (with
+ * `read` (read from the ink box `line`, whose spaces were read at `readSpaces`: index in `read` and x in
+ * image pixels), spaces read inside a word taken out (`dropInWordSpaces`), cut at every blank gap of at least `SPLIT_GAP` ems that has a space read in it (with
  * `pitch`, the character pitch in px of a monospaced line, also `MONO_SPLIT_CELLS` cells wide). One
  * piece, the whole line, when there is none.
  */
 export function splitAtGaps(
   image: RgbImage,
   line: PixelBox,
-  text: string,
-  spaces: readonly { index: number; x: number }[],
+  read: string,
+  readSpaces: readonly ReadSpace[],
   pitch?: number,
 ): LinePiece[] {
+  const h = line.y1 - line.y0;
+  const em = emHeight(read, h);
+  // Spaces read inside a word under blur go first (`word-spaces.ts`): they are no gap to cut at either.
+  const { text, spaces } = dropInWordSpaces(image, line, read, readSpaces, em);
   const whole = [{ text, x0: line.x0, x1: line.x1 }];
   if (spaces.length === 0) return whole;
-  const h = line.y1 - line.y0;
-  const em = emHeight(text, h);
   const near = (g: { x0: number; x1: number }, x: number) => x >= g.x0 - 0.25 * h && x <= g.x1 + 0.25 * h;
   // Word spaces of this line (blank runs with a space read in them, narrower than a split gap): a split
   // gap must also be twice the widest of them, so loosely set text (wide tracking, a blurred line

@@ -61,3 +61,35 @@ describe("text regions followed along their line", () => {
     expect(extendAlongLines(dark, [region(10, 44)])[0]?.x1).toBeCloseTo(75, 0);
   });
 });
+
+describe("line ends in camera frames (blur, surfaces, split regions)", () => {
+  it("walks on over a surface's edge running under the whole line (a bubble's, a bar's)", () => {
+    const edged = drawn(200, [...LINE, [0, 50, 200, 51]]);
+    expect(extendAlongLines(edged, [region(10, 38)])[0]?.x1).toBeCloseTo(88, 0);
+  });
+
+  it("takes letters blur joined into one run, each gap still a dip, but not a bar that holds its ink", () => {
+    // Five letters whose 2 px gaps blur left grey (150: ink, but fainter than half the line's).
+    const blurred = drawn(200, word(20, 5));
+    for (let y = 20; y < 40; y++)
+      for (let k = 0; k < 4; k++)
+        blurred.data.fill(150, (y * 200 + 30 + 12 * k) * 3, (y * 200 + 32 + 12 * k) * 3);
+    expect(extendAlongLines(blurred, [region(10, 38)])[0]?.x1).toBeGreaterThan(78);
+    const bar = drawn(200, [...word(20, 2), [32, 20, 120, 40]]);
+    expect(extendAlongLines(bar, [region(10, 38)])).toEqual([region(10, 38)]);
+  });
+
+  it("crosses a word space to another region found on the line, not to ink no region holds", () => {
+    const image = drawn(200, LINE);
+    // `…` (20–54) and the second word (61–82) found as two regions, the first ending at its word's end.
+    expect(extendAlongLines(image, [region(10, 57), region(58, 88)])).toEqual([
+      { x0: 10, y0: 12, x1: 88, y1: 48, score: 0.9 },
+    ]);
+    expect(extendAlongLines(image, [region(10, 57)])).toEqual([region(10, 57)]);
+    // A region 16 px (0.75 em) off — the next label, or an icon found as text — is no word of this one.
+    expect(extendAlongLines(image, [region(90, 125), region(58, 88)])).toEqual([
+      region(90, 125),
+      region(58, 88),
+    ]);
+  });
+});

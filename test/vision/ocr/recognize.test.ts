@@ -93,6 +93,17 @@ describe("word spaces", () => {
     expect(r.steps).toEqual([0, 2, 4]);
   });
 
+  it("marks a restored space with the score it was put back on, for the ink to judge", () => {
+    const r = restoreSpaces(ctcDecode(withSpace([1, 0, 0, 2], [0, 0.01, 0.04, 0]), 0, 4, 5, DICT));
+    expect(r.restored).toEqual([0, expect.closeTo(0.04), 0]);
+    expect(finishText(r, 16, 16, false).spaces).toEqual([
+      { index: 1, at: expect.any(Number), restored: expect.closeTo(0.04) },
+    ]);
+    // A space read as such carries no mark.
+    const emitted = restoreSpaces(ctcDecode(withSpace([1, 4, 2], [0, 0.9, 0]), 0, 3, 5, DICT));
+    expect(finishText(emitted, 12, 12, false).spaces?.[0]).not.toHaveProperty("restored");
+  });
+
   it("leaves a gap alone when the space class barely moved, and never doubles an emitted space", () => {
     expect(read(withSpace([1, 0, 2], [0, 0.004, 0]), 3)).toBe("ab");
     expect(read(withSpace([1, 4, 0, 2], [0, 0.9, 0.5, 0]), 4)).toBe("a b");
