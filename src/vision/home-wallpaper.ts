@@ -9,11 +9,11 @@ import { boxHeight, centreY } from "./row.js";
  * "Search" pill, centred). Whatever OCR or the detector finds elsewhere in that strip — a wallpaper's
  * lettering, logos, shapes — is the wallpaper, which takes no taps.
  *
- * The dock is three or more `app` rows on one line in the bottom fifth of the screen, no name under them; the page indicator
- * (`page-dots.ts`, or the Search pill's title) is looked for in the 80 pt above its top (the dots sit
- * ~60–75 pt above it on Face ID iPhones); without it nothing goes. The strip is from the indicator's
- * level down to the dock. Rows between the page's last name and the dock go too (`home-grid-end.ts`),
- * page indicator or not; the Search pill's title stays.
+ * The dock is three or more `app` rows with no name under them on one line in the bottom fifth of the
+ * screen; the page indicator (`page-dots.ts`, or the Search pill's title) is looked for in the 80 pt
+ * above its top (the dots sit ~60–75 pt above it on Face ID iPhones); without it nothing goes. The
+ * strip is from the indicator's level down to the dock. Rows between the page's last name and the dock
+ * go too (`home-grid-end.ts`), page indicator or not; the Search pill's title stays.
  */
 
 /** A dock's apps lie below this fraction of the height. */
