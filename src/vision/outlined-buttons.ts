@@ -102,12 +102,13 @@ function outlinedRow(
 function closed(lum: Float32Array, W: number, n: number, median: number, l: number, r: number): boolean {
   const x0 = Math.round(l + 0.2 * (r - l));
   const x1 = Math.round(r - 0.2 * (r - l));
-  const share = (k: number): number => {
-    if (k < 0 || k >= n) return 1;
+  const shares = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
     let edge = 0;
     for (let x = x0; x < x1; x++) if (Math.abs((lum[k * W + x] ?? 0) - median) > EDGE_STEP) edge++;
-    return edge / Math.max(1, x1 - x0);
-  };
+    shares[k] = edge / Math.max(1, x1 - x0);
+  }
+  const share = (k: number): number => (k < 0 || k >= n ? 1 : (shares[k] ?? 1));
   // An outline's top or bottom is a thin stroke: background a stroke's width above and below it.
   const s = Math.max(2, Math.round((STROKE_PT / SCREEN_PT) * W));
   let upper = false;
@@ -142,12 +143,17 @@ function sideColumns(
   }
   const rowsN = m1 - m0;
   const maxRun = Math.max(2, Math.round((STROKE_PT / SCREEN_PT) * W));
+  // Edge pixels counted per column, walking the band row by row (memory order).
+  const edges = new Uint16Array(W);
+  for (let k = m0; k < m1; k++) {
+    const row = k * W;
+    for (let x = 0; x < W; x++)
+      if (Math.abs((lum[row + x] ?? 0) - median) > EDGE_STEP) edges[x] = (edges[x] ?? 0) + 1;
+  }
   const sides: number[] = [];
   let run = -1;
   for (let x = 0; x <= W; x++) {
-    let edge = 0;
-    if (x < W) for (let k = m0; k < m1; k++) if (Math.abs((lum[k * W + x] ?? 0) - median) > EDGE_STEP) edge++;
-    const side = x < W && edge >= SIDE_SHARE * rowsN;
+    const side = x < W && (edges[x] ?? 0) >= SIDE_SHARE * rowsN;
     if (side && run < 0) run = x;
     if (!side && run >= 0) {
       if (x - run <= maxRun) sides.push((run + x - 1) / 2); // an outline's side is a thin stroke

@@ -153,12 +153,12 @@ function grow(image: InkImage, box: PixelBox, regions: readonly { box: PixelBox;
   const rowBg = new Float32Array(y1 - y0).fill(crop.bg);
   const cx0 = Math.max(0, Math.floor(core.x0));
   const cx1 = Math.min(image.width, Math.ceil(core.x1));
-  const row: number[] = [];
+  // A typed array sorts numerically in place, without a comparator call per pair.
+  const row = new Float64Array(Math.max(0, cx1 - cx0));
   for (let y = y0; y < y1; y++) {
     if (y >= band.y0 && y < band.y1) continue;
-    row.length = 0;
-    for (let x = cx0; x < cx1; x++) row.push(lumaAt(x, y));
-    row.sort((a, b) => a - b);
+    for (let x = cx0; x < cx1; x++) row[x - cx0] = lumaAt(x, y);
+    row.sort();
     rowBg[y - y0] = row[row.length >> 1] ?? crop.bg;
   }
   /** A column's strongest ink within the band (0: blank), or −1 when it has ink above or below it. */
