@@ -1,20 +1,15 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type RealScreen, realScreenSchema } from "../../src/lab/real/labels.js";
+import type { RealScreen } from "../../src/lab/real/labels.js";
 import { wallpaperAboveDock } from "../../src/vision/home-wallpaper.js";
 import type { Candidate } from "../../src/vision/row.js";
+import { realLabel } from "./real-set.js";
 
 /**
  * Wallpaper below the last name on a home screen's page (`home-grid-end.ts`, called by
  * `home-wallpaper.ts`), on real screenshots of the development set (`datasets/real-iphone`). Rows are the
  * screen's labelled text lines and dock apps plus the rows today's pipeline listed on the wallpaper.
  */
-const DATASET = join(import.meta.dirname, "..", "..", "datasets", "real-iphone");
-
-function load(id: string): RealScreen {
-  return realScreenSchema.parse(JSON.parse(readFileSync(join(DATASET, "labels", `${id}.json`), "utf8")));
-}
+const load = (id: string): RealScreen => realLabel(`${id}.json`);
 
 const row = (kind: Candidate["kind"], label: string, box: Candidate["box"]): Candidate => ({
   kind,

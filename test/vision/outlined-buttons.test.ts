@@ -1,23 +1,19 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { realScreenSchema } from "../../src/lab/real/labels.js";
 import { splitOutlinedButtons } from "../../src/vision/outlined-buttons.js";
 import { decodeRgb } from "../../src/vision/rectify.js";
 import type { Candidate } from "../../src/vision/row.js";
+import { REAL_SET_DIR, realLabel } from "./real-set.js";
 
 /**
  * Equal outlined buttons boxed by the detector as wide icons (`outlined-buttons.ts`), on real
  * screenshots of the development set (`datasets/real-iphone`): a FordPass widget's five actions, dark
  * and light. The wide boxes are the ones the detector gave (main a7c6e4c).
  */
-const DATASET = join(import.meta.dirname, "..", "..", "datasets", "real-iphone");
-
 async function load(id: string) {
-  const label = realScreenSchema.parse(
-    JSON.parse(readFileSync(join(DATASET, "labels", `${id}.json`), "utf8")),
-  );
-  const image = await decodeRgb(readFileSync(join(DATASET, "images", label.image)));
+  const label = realLabel(`${id}.json`);
+  const image = await decodeRgb(readFileSync(join(REAL_SET_DIR, "images", label.image)));
   return { label, image, aspect: image.height / image.width };
 }
 
