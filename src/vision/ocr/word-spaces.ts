@@ -1,5 +1,6 @@
-import { luma, type RgbImage } from "../../shared/image.js";
+import type { RgbImage } from "../../shared/image.js";
 import type { PixelBox } from "./detect.js";
+import { greyCrop } from "./ink.js";
 
 /**
  * Spaces put back inside a word, taken out where the ink has no word gap. The recogniser often prefers
@@ -93,16 +94,9 @@ export function dropInWordSpaces(
  * is at least 2 px tall). `null` when the box is degenerate (under 3 px either way).
  */
 function columnInk(image: RgbImage, box: PixelBox): ColumnInk | null {
-  const x0 = Math.max(0, Math.floor(box.x0));
-  const x1 = Math.min(image.width, Math.ceil(box.x1));
-  const y0 = Math.max(0, Math.floor(box.y0));
-  const y1 = Math.min(image.height, Math.ceil(box.y1));
-  const w = x1 - x0;
-  const h = y1 - y0;
-  if (w < 3 || h < 3) return null;
-  const grey = new Float32Array(w * h);
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) grey[y * w + x] = luma(image.data, ((y0 + y) * image.width + x0 + x) * 3);
+  const crop = greyCrop(image, box, 3, 3);
+  if (!crop) return null;
+  const { x0, w, h, grey } = crop;
   // Ink polarity from the whole box: the side of the median its extremes reach further on.
   const sorted = Float32Array.from(grey).sort();
   const median = sorted[sorted.length >> 1] ?? 0;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { type CtcResult, recoverSkippedHan, unifyHanScript } from "../../../src/vision/ocr/cjk.js";
+import { recoverSkippedHan, unifyHanScript } from "../../../src/vision/ocr/cjk.js";
 import { hanRunsOn, readOnPastCuts } from "../../../src/vision/ocr/cjk-ends.js";
 import type { PixelBox } from "../../../src/vision/ocr/detect.js";
+import { decoded } from "./ctc-frames.js";
 
 /** Dictionary for synthetic decodes: class k is DICT[k − 1], class 0 the blank. */
 const DICT = ["恋", "爱", "の", "审", "判", "者", "一", "拼", "法", "律"];
@@ -20,18 +21,6 @@ function probs(frames: string[], second: Record<number, [string, number]> = {}):
     }
   });
   return out;
-}
-
-function decoded(frames: string[]): CtcResult {
-  const r: CtcResult = { chars: [], scores: [], steps: [], length: frames.length, spaceBefore: [] };
-  frames.forEach((f, t) => {
-    if (f === "_") return;
-    r.chars.push(f);
-    r.scores.push(0.9);
-    r.steps.push(t);
-    r.spaceBefore.push(0);
-  });
-  return r;
 }
 
 describe("recoverSkippedHan with kana", () => {

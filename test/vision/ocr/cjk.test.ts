@@ -11,6 +11,7 @@ import {
   variantPartners,
 } from "../../../src/vision/ocr/cjk.js";
 import { finishText } from "../../../src/vision/ocr/recognize.js";
+import { decoded } from "./ctc-frames.js";
 
 describe("unifyHanScript", () => {
   it("converts a Traditional line's Simplified-only characters (the dictionary lacks 側)", () => {
@@ -53,18 +54,6 @@ function probs(frames: string[], runnerUp: Record<number, [string, number]> = {}
     if (second) out[t * C + cls(second[0])] = second[1];
   });
   return out;
-}
-
-function decoded(frames: string[]): CtcResult {
-  const r: CtcResult = { chars: [], scores: [], steps: [], length: frames.length, spaceBefore: [] };
-  frames.forEach((f, t) => {
-    if (f === "_") return;
-    r.chars.push(f);
-    r.scores.push(0.9);
-    r.steps.push(t);
-    r.spaceBefore.push(0);
-  });
-  return r;
 }
 
 describe("variantPartners", () => {
