@@ -88,18 +88,33 @@ function outlinedRow(
     const m0 = top + Math.round(f * h);
     const { sides, median } = sideColumns(lum, W, m0, m0 + Math.round(h / 3));
     const found = equalBoxes(sides, W, centreX(box) * W);
-    if (!found?.every(([l, r]) => closed(lum, W, n, median, l, r))) continue;
-    return found.map(([l, r]) => [l / W, box[1], r / W, box[3]]);
+    if (!found) continue;
+    const spans = found.map(([l, r]) => closed(lum, W, n, median, l, r));
+    if (!spans.every((span) => span !== undefined)) continue;
+    // Each box runs from its outline's top to its bottom, not the detector's: a wide box often takes in
+    // the caption under the row (a widget's "Updated …" line), which the split buttons must not cover.
+    return found.map(([l, r], i) => {
+      const [t, b] = spans[i] ?? [0, 0];
+      return [l / W, (y0 + t) / screen.height, r / W, (y0 + b + 1) / screen.height];
+    });
   }
   return undefined;
 }
 
 /**
- * Whether the box between sides `l` and `r` is closed above and below: some band row in its upper half
- * and one in its lower half are edge along `SIDE_SHARE` of the middle 60% of its width (the outline's top
- * and bottom, clear of the rounded corners) — what text stems standing at one pitch do not have.
+ * The band rows of the box's outline top and bottom when the box between sides `l` and `r` is closed
+ * above and below: some band row in its upper half and one in its lower half are edge along `SIDE_SHARE`
+ * of the middle 60% of its width (the outline's top and bottom, clear of the rounded corners) — what text
+ * stems standing at one pitch do not have. Undefined when it is not closed.
  */
-function closed(lum: Float32Array, W: number, n: number, median: number, l: number, r: number): boolean {
+function closed(
+  lum: Float32Array,
+  W: number,
+  n: number,
+  median: number,
+  l: number,
+  r: number,
+): [number, number] | undefined {
   const x0 = Math.round(l + 0.2 * (r - l));
   const x1 = Math.round(r - 0.2 * (r - l));
   const shares = new Float64Array(n);
@@ -111,14 +126,14 @@ function closed(lum: Float32Array, W: number, n: number, median: number, l: numb
   const share = (k: number): number => (k < 0 || k >= n ? 1 : (shares[k] ?? 1));
   // An outline's top or bottom is a thin stroke: background a stroke's width above and below it.
   const s = Math.max(2, Math.round((STROKE_PT / SCREEN_PT) * W));
-  let upper = false;
-  let lower = false;
+  let upper = -1;
+  let lower = -1;
   for (let k = 0; k < n; k++) {
     if (share(k) < SIDE_SHARE || share(k - s) > 0.5 || share(k + s) > 0.5) continue;
-    if (k < n / 2) upper = true;
-    else lower = true;
+    if (k < n / 2) upper = upper < 0 ? k : upper;
+    else lower = k;
   }
-  return upper && lower;
+  return upper >= 0 && lower >= 0 ? [upper, lower] : undefined;
 }
 
 /** Where the windows (a third of the box's height) start, as fractions of it: the middle first. */
