@@ -2,6 +2,7 @@ import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
 import { edgeAngles, SLANT_STRIDE, slantedCells, toPoints } from "./edge-angles.js";
 import { components, contentMask, pageColours } from "./photo-grid.js";
+import { pictureCaptions } from "./picture-captions.js";
 import { onCircles } from "./rings.js";
 import type { Candidate } from "./row.js";
 import { centreX, centreY, contains } from "./row.js";
@@ -16,7 +17,9 @@ import { centreX, centreY, contains } from "./row.js";
  * of continuous tone: many colours, none covering most of it. An embedded picture is a rectangle (its
  * corners at most rounded) of non-page pixels at least ~100 × 50 pt, set inside the page's margins
  * (a full-width or full-screen picture — a map app, a camera, a wallpaper — carries the app's real
- * controls over it and is left alone). So: the components of non-page blocks (the page colour is the
+ * controls over it and is left alone; so is one that runs from one side of the screen across most of
+ * it, the same content view whose far side matches the page colour in places: a map's pale land or
+ * white roads beside a white page). So: the components of non-page blocks (the page colour is the
  * screen's commonest, as `photo-grid.ts` finds it) that are that large, nearly fill their box, stop
  * short of one side of the screen, and whose commonest colour covers less than half of them with many
  * colours in the rest, are pictures.
@@ -39,6 +42,13 @@ const MIN_RAGGED_FILL = 0.75;
 const PIECES_OVERLAP = 0.25;
 /** A picture stops this far (fraction of the width) short of at least one side. */
 const INSET = 0.02;
+/**
+ * A picture reaching one side and covering this share of the width is a content view (a map, a web
+ * view), not media set into the page: UIKit insets embedded media by the layout margins (16–20 pt of
+ * 320–430 pt, HIG "Layout") on both sides, and a carousel's item cut by the screen's side leaves the
+ * next item peeking (under ~80%).
+ */
+const CONTENT_VIEW = 0.85;
 /** The picture's commonest colour (4 bits a channel) covers less than this share of it … */
 const MAX_TOP = 0.5;
 /** … and at least this many colours cover 1% of it or more: a flat fill with text has two or three. */
@@ -80,7 +90,7 @@ const FILL_TOL = 12;
 
 /**
  * `rows` with each picture listed once: text and icon rows centred on it are its content and go, except
- * text on a plate over it (`onPlate`); when the detector saw something on it (an icon row), the picture
+ * text on a plate over it (`onPlate`) and a caption the app set over it (`picture-captions.ts`); when the detector saw something on it (an icon row), the picture
  * itself may be a target (tapping a photo or a map snapshot opens it) and is one `icon` row over its
  * box. Lettering alone (album art, an illustration) lists nothing: such art is rarely a target.
  */
@@ -93,12 +103,17 @@ export function listPictures(screen: RgbImage, rows: readonly Candidate[]): Cand
   if (pictures.length === 0) return [...rows];
   const out: Candidate[] = [];
   const seen = new Map<FracBox, Candidate[]>(pictures.map((p) => [p, []]));
+  const on = (r: Candidate): FracBox | undefined =>
+    r.kind === "text" || r.kind === "icon"
+      ? pictures.find((b) => contains(b, centreX(r.box), centreY(r.box)))
+      : undefined;
+  const aspect = screen.height / Math.max(1, screen.width);
+  const captions = new Set(
+    pictures.flatMap((p) => [...pictureCaptions(rows.filter((r) => on(r) === p), p, aspect)]),
+  );
   for (const r of rows) {
-    const p =
-      r.kind === "text" || r.kind === "icon"
-        ? pictures.find((b) => contains(b, centreX(r.box), centreY(r.box)))
-        : undefined;
-    if (p && !(r.kind === "text" && onPlate(screen, r.box, p))) seen.get(p)?.push(r);
+    const p = on(r);
+    if (p && !captions.has(r) && !(r.kind === "text" && onPlate(screen, r.box, p))) seen.get(p)?.push(r);
     else out.push(r);
   }
   for (const [box, on] of seen) {
@@ -145,7 +160,7 @@ export function findPictures(screen: RgbImage, rows: readonly FracBox[] = []): F
     const cw = c.x1 - c.x0;
     const ch = c.y1 - c.y0;
     if (cw * f < MIN_W_PT * pt || ch * f < MIN_H_PT * pt) continue;
-    if (c.x0 < INSET * w && c.x1 > (1 - INSET) * w) continue;
+    if (contentView(c.x0 / w, c.x1 / w)) continue;
     const fill = (c.n + enclosed(mask, w, c)) / (cw * ch);
     const box: FracBox = [c.x0 / w, c.y0 / h, c.x1 / w, c.y1 / h];
     if (fill < MIN_RAGGED_FILL) {
@@ -191,8 +206,18 @@ function interleaved(pieces: readonly FracBox[]): FracBox[] {
     }
   }
   return [...out.values()]
-    .filter((g) => g.n > 1 && (g.box[0] >= INSET || g.box[2] <= 1 - INSET))
+    .filter((g) => g.n > 1 && !contentView(g.box[0], g.box[2]))
     .map((g) => g.box);
+}
+
+/**
+ * Whether a picture spanning `x0`–`x1` (fractions of the width) is the screen's content view: it
+ * reaches both sides, or one side and most of the width (`CONTENT_VIEW`).
+ */
+function contentView(x0: number, x1: number): boolean {
+  const left = x0 < INSET;
+  const right = x1 > 1 - INSET;
+  return (left && right) || ((left || right) && x1 - x0 >= CONTENT_VIEW);
 }
 
 const area = (b: FracBox): number => (b[2] - b[0]) * (b[3] - b[1]);
