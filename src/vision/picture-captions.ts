@@ -43,7 +43,9 @@ const MIN_MEASURE = 0.5;
 export function pictureCaptions(rows: readonly Candidate[], pic: FracBox, aspect: number): Set<Candidate> {
   const pt = (h: number): number => h * aspect * SCREEN_PT; // a height fraction in points
   const lines = rows
-    .filter((r) => r.kind === "text" && pt(boxHeight(r.box)) >= MIN_LINE_PT && pt(boxHeight(r.box)) <= MAX_LINE_PT)
+    .filter(
+      (r) => r.kind === "text" && pt(boxHeight(r.box)) >= MIN_LINE_PT && pt(boxHeight(r.box)) <= MAX_LINE_PT,
+    )
     .filter((r) => (r.box[0] - pic[0]) * SCREEN_PT <= LEADING_PT)
     .sort((a, b) => a.box[1] - b.box[1]);
   const out = new Set<Candidate>();

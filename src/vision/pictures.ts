@@ -3,6 +3,7 @@ import type { RgbImage } from "../shared/image.js";
 import { edgeAngles, SLANT_STRIDE, slantedCells, toPoints } from "./edge-angles.js";
 import { components, contentMask, pageColours } from "./photo-grid.js";
 import { pictureCaptions } from "./picture-captions.js";
+import { onDisc, onPlate } from "./picture-plates.js";
 import { onCircles } from "./rings.js";
 import type { Candidate } from "./row.js";
 import { centreX, centreY, contains } from "./row.js";
@@ -65,12 +66,6 @@ const MIN_BARE = 0.25;
 const MIN_EDGE_SHARE = 0.08;
 /** … and at least this share of them are slanted (a uniform spread of angles gives ~0.57). */
 const MIN_SLANT = 0.5;
-/** A plate under text: the ring this far (pt) around the text's box … */
-const PLATE_RING_PT = 2;
-/** … is this flat … */
-const PLATE_FLAT = 0.9;
-/** … in a colour covering less than this share of the picture. */
-const PLATE_RARE = 0.05;
 /**
  * … and in at least this many of its 3 × 3 cells: a picture's contours run all over it, while a chart's
  * line or a card's one slanted glyph crosses a few cells.
@@ -90,7 +85,8 @@ const FILL_TOL = 12;
 
 /**
  * `rows` with each picture listed once: text and icon rows centred on it are its content and go, except
- * text on a plate over it (`onPlate`) and a caption the app set over it (`picture-captions.ts`); when the detector saw something on it (an icon row), the picture
+ * text on a plate over it, a round button over it (`picture-plates.ts`) and a caption the app set over
+ * it (`picture-captions.ts`); when the detector saw something on it (an icon row), the picture
  * itself may be a target (tapping a photo or a map snapshot opens it) and is one `icon` row over its
  * box. Lettering alone (album art, an illustration) lists nothing: such art is rarely a target.
  */
@@ -109,11 +105,22 @@ export function listPictures(screen: RgbImage, rows: readonly Candidate[]): Cand
       : undefined;
   const aspect = screen.height / Math.max(1, screen.width);
   const captions = new Set(
-    pictures.flatMap((p) => [...pictureCaptions(rows.filter((r) => on(r) === p), p, aspect)]),
+    pictures.flatMap((p) => [
+      ...pictureCaptions(
+        rows.filter((r) => on(r) === p),
+        p,
+        aspect,
+      ),
+    ]),
   );
   for (const r of rows) {
     const p = on(r);
-    if (p && !captions.has(r) && !(r.kind === "text" && onPlate(screen, r.box, p))) seen.get(p)?.push(r);
+    const over =
+      p &&
+      (captions.has(r) ||
+        (r.kind === "text" && onPlate(screen, r.box, p)) ||
+        (r.kind === "icon" && onDisc(screen, r.box, p)));
+    if (p && !over) seen.get(p)?.push(r);
     else out.push(r);
   }
   for (const [box, on] of seen) {
@@ -205,9 +212,7 @@ function interleaved(pieces: readonly FracBox[]): FracBox[] {
       g.n++;
     }
   }
-  return [...out.values()]
-    .filter((g) => g.n > 1 && !contentView(g.box[0], g.box[2]))
-    .map((g) => g.box);
+  return [...out.values()].filter((g) => g.n > 1 && !contentView(g.box[0], g.box[2])).map((g) => g.box);
 }
 
 /**
@@ -351,40 +356,4 @@ function manyColours(
   if (total === 0 || flatRows > MAX_FLAT_ROWS * (c.y1 - c.y0)) return false;
   const shares = [...n.values()].map((v) => v / total);
   return Math.max(...shares) < MAX_TOP && shares.filter((s) => s >= 0.01).length >= MIN_COLOURS;
-}
-
-/**
- * Whether text `box` sits on a plate laid over picture `pic`: a control or badge on media (a photo's
- * "ALT" button, a video's duration) is drawn on its own fill or material so it reads over any image
- * (HIG "Materials": controls over content get a background) — the ring just around the text is one
- * flat colour, and one the picture itself hardly has. Text that is part of the picture (a map's place
- * names on its land, lettering in a photo) has the picture's own colours around it.
- */
-function onPlate(screen: RgbImage, box: FracBox, pic: FracBox): boolean {
-  const { width: W, height: H, data } = screen;
-  const d = Math.max(1, Math.round((PLATE_RING_PT * W) / SCREEN_PT));
-  const x0 = Math.max(0, Math.floor(box[0] * W) - d);
-  const x1 = Math.min(W - 1, Math.ceil(box[2] * W) + d);
-  const y0 = Math.max(0, Math.floor(box[1] * H) - d);
-  const y1 = Math.min(H - 1, Math.ceil(box[3] * H) + d);
-  const ring: number[] = [];
-  for (let x = x0; x <= x1; x++) ring.push((y0 * W + x) * 3, (y1 * W + x) * 3);
-  for (let y = y0; y <= y1; y++) ring.push((y * W + x0) * 3, (y * W + x1) * 3);
-  const med = [0, 1, 2].map((k) => {
-    const v = ring.map((o) => data[o + k] as number).sort((a, b) => a - b);
-    return v[v.length >> 1] as number;
-  });
-  const near = (o: number): boolean =>
-    [0, 1, 2].every((k) => Math.abs((data[o + k] as number) - (med[k] as number)) <= FILL_TOL);
-  if (ring.filter(near).length < PLATE_FLAT * ring.length) return false;
-  // The plate's colour across the picture, sampled on a grid of ~2 pt.
-  const step = Math.max(1, Math.round((BLOCK_PT * W) / SCREEN_PT));
-  let n = 0;
-  let same = 0;
-  for (let y = Math.floor(pic[1] * H); y < pic[3] * H; y += step)
-    for (let x = Math.floor(pic[0] * W); x < pic[2] * W; x += step) {
-      n++;
-      if (near((y * W + x) * 3)) same++;
-    }
-  return same < PLATE_RARE * n;
 }
