@@ -1,6 +1,7 @@
 import type { RgbImage } from "../shared/image.js";
 import { inferGridApps } from "./app-grid.js";
 import { snapAppTiles } from "./app-tiles.js";
+import { blankIconBoxes } from "./blank-boxes.js";
 import { applyCalculator } from "./calculator.js";
 import { chatDecorations } from "./chat-decor.js";
 import { findCcPageTabs } from "./control-center-tabs.js";
@@ -60,7 +61,8 @@ export function applyScreenSemantics(
   const chat = chatDecorations(screen, out); // a conversation's emoji and avatars
   const page = textAroundTabBar(out); // the page's words seen around a floating tab bar
   const lock = lockScreenWallpaper(out, aspect); // shapes in a Lock Screen's wallpaper
-  return out.filter((r) => !cut.has(r) && !chat.has(r) && !page.has(r) && !lock.has(r));
+  const blank = blankIconBoxes(screen, out); // wide boxes on a blank fill under camera noise
+  return out.filter((r) => !cut.has(r) && !chat.has(r) && !page.has(r) && !lock.has(r) && !blank.has(r));
 }
 
 /**
