@@ -12,6 +12,7 @@ import { applyIconMemory, type IconMemory } from "./icon-memory.js";
 import { nameIconButtons } from "./icon-shapes.js";
 import { applyKeyboard } from "./keyboard.js";
 import { nameStripKey } from "./keyboard-system-keys.js";
+import { iconsBetweenKeys } from "./keypad-gaps.js";
 import { lockScreenWallpaper } from "./lock-wallpaper.js";
 import { nameAppIcons } from "./named-icons.js";
 import { splitOutlinedButtons } from "./outlined-buttons.js";
@@ -62,7 +63,9 @@ export function applyScreenSemantics(
   const page = textAroundTabBar(out); // the page's words seen around a floating tab bar
   const lock = lockScreenWallpaper(out, aspect); // shapes in a Lock Screen's wallpaper
   const blank = blankIconBoxes(screen, out); // wide boxes on a blank fill under camera noise
-  return out.filter((r) => !cut.has(r) && !chat.has(r) && !page.has(r) && !lock.has(r) && !blank.has(r));
+  const gutter = iconsBetweenKeys(out); // a keypad's gutter between two listed keys
+  const drop = (r: Candidate): boolean => cut.has(r) || chat.has(r) || page.has(r) || lock.has(r);
+  return out.filter((r) => !drop(r) && !blank.has(r) && !gutter.has(r));
 }
 
 /**
