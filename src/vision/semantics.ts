@@ -2,6 +2,7 @@ import type { RgbImage } from "../shared/image.js";
 import { inferGridApps } from "./app-grid.js";
 import { snapAppTiles } from "./app-tiles.js";
 import { blankIconBoxes } from "./blank-boxes.js";
+import { avatarsBesideBubbles } from "./bubble-avatars.js";
 import { applyCalculator } from "./calculator.js";
 import { chatDecorations } from "./chat-decor.js";
 import { findCcPageTabs } from "./control-center-tabs.js";
@@ -64,8 +65,9 @@ export function applyScreenSemantics(
   const lock = lockScreenWallpaper(out, aspect); // shapes in a Lock Screen's wallpaper
   const blank = blankIconBoxes(screen, out); // wide boxes on a blank fill under camera noise
   const gutter = iconsBetweenKeys(out); // a keypad's gutter between two listed keys
+  const avatar = avatarsBesideBubbles(screen, out); // a sender's photo at one bubble's foot
   const drop = (r: Candidate): boolean => cut.has(r) || chat.has(r) || page.has(r) || lock.has(r);
-  return out.filter((r) => !drop(r) && !blank.has(r) && !gutter.has(r));
+  return out.filter((r) => !drop(r) && !blank.has(r) && !gutter.has(r) && !avatar.has(r));
 }
 
 /**
