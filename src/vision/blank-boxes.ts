@@ -3,37 +3,46 @@ import type { Candidate } from "./row.js";
 import { boxWidth } from "./row.js";
 
 /**
- * Wide icon boxes on a blank fill, seen through a camera.
+ * Icon boxes on a blank fill, seen through a camera too.
  *
- * An icon row has ink: a glyph or an image (SF Symbols, app artwork). A box wider than any glyph button
- * (a 44 pt hit target, HIG "Buttons": ≤ 0.14 of a 320–440 pt width) with no ink in it is
- * the detector boxing empty background — a blank table header, a field's empty band, a wallpaper's
- * smooth gradient. `spurious.ts` drops such boxes when their luma spreads less than JPEG noise, which
- * holds on screenshots; a camera frame adds sensor noise (read and shot noise, `sim/camera/options.ts`;
- * a real sensor the same) that spreads a flat fill over 5–9 levels pixel by pixel, so the same blank box
- * passes there. Noise is independent from pixel to pixel and ink is not: averaging each sample over a
- * 3 × 3 pixel patch divides the noise's spread by ~3, while a stroke (≥ 1 pt, ≥ 1.5 px of the 585 px
- * rectified screen, blurred over ~3 px by the lens) keeps most of its contrast. iOS's faintest ink,
- * `quaternaryLabel` (18% opacity, UIKit `UIColor`), spreads ~35 levels on a screenshot — ≥ 15 after
- * the camera's blur and the patch mean — while flat fills and smooth gradients measure 3–6 levels.
+ * An icon row has ink: a glyph or an image (SF Symbols, app artwork). A box with no ink in it is the
+ * detector boxing empty background — a blank table header, a field's empty band, a wallpaper's smooth
+ * gradient, a patch of Control Center's blurred backdrop. `spurious.ts` drops such boxes wider than a
+ * glyph button when their luma spreads less than JPEG noise, which holds on screenshots; a camera frame
+ * adds sensor noise (read and shot noise, `sim/camera/options.ts`; a real sensor the same) that spreads
+ * a flat fill over 5–9 levels pixel by pixel, so the same blank box passes there. Noise is independent
+ * from pixel to pixel and ink is not: averaging each sample over a 3 × 3 pixel patch divides the
+ * noise's spread by ~3, while a stroke (≥ 1 pt, ≥ 1.5 px of the 585 px rectified screen, blurred over
+ * ~3 px by the lens) keeps most of its contrast. iOS's faintest ink, `quaternaryLabel` (18% opacity,
+ * UIKit `UIColor`), spreads ~35 levels on a screenshot — ≥ 15 after the camera's blur and the patch
+ * mean — while flat fills and smooth gradients measure 3–6 levels in a wide box.
  */
 
 /**
- * A blank box is at least this wide (fraction of the screen): wider than a 44 pt glyph button's hit
- * target on the narrowest iPhone screen (320 pt), so no glyph button's box is measured.
+ * A box at least this wide (fraction of the screen) — wider than a 44 pt glyph button's hit target on
+ * the narrowest iPhone screen (320 pt; HIG "Buttons") — is blank under `BLANK_SPREAD` …
  */
 const BLANK_WIDTH = 44 / 320;
-/** … and its 3 × 3-averaged luma spreads less than this (levels, 3rd to 97th percentile). */
+/** … levels of 3 × 3-averaged luma (3rd to 97th percentile): a gradient across a wide box spreads more. */
 const BLANK_SPREAD = 8;
+/**
+ * A narrower box is blank under this spread: a small box holds no smooth gradient, and a glyph button's
+ * faintest ink (a disabled chevron, `tertiaryLabel`) still spreads ~9 levels after the patch mean,
+ * while an empty patch of backdrop — even Control Center's blurred one under sensor noise — stays
+ * under 3.
+ */
+const BLANK_SPREAD_NARROW = 4;
 /** Samples per side at most (the box is sampled on a grid, each sample a 3 × 3 patch mean). */
 const GRID = { x: 64, y: 32 } as const;
 
-/** The icon rows of `rows` on a blank fill (see the module comment). */
+/** The icon rows of `rows` on a blank fill (see the module comment), of any size. */
 export function blankIconBoxes(screen: RgbImage, rows: readonly Candidate[]): Set<Candidate> {
   const out = new Set<Candidate>();
-  for (const r of rows)
-    if (r.kind === "icon" && boxWidth(r.box) >= BLANK_WIDTH && patchSpread(screen, r.box) < BLANK_SPREAD)
-      out.add(r);
+  for (const r of rows) {
+    if (r.kind !== "icon") continue;
+    const limit = boxWidth(r.box) >= BLANK_WIDTH ? BLANK_SPREAD : BLANK_SPREAD_NARROW;
+    if (patchSpread(screen, r.box) < limit) out.add(r);
+  }
   return out;
 }
 

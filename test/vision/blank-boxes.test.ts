@@ -71,14 +71,24 @@ describe("blankIconBoxes on camera frames", () => {
     expect(out.map((r) => r.label)).toContain("Secret Code");
   });
 
-  it("leaves glyph-sized boxes alone and drops the same blank band on the screenshot", async () => {
+  it("drops a glyph-sized box on Control Center's blurred backdrop, keeps a disabled chevron", async () => {
+    // Control Center (iOS 18): an empty patch of the backdrop between its + and power buttons.
+    const cc = "rd-bluelink-control-center.jpg";
+    const backdrop = icon([0.784, 0.023, 0.845, 0.04]);
+    const power = icon([0.865, 0.035, 0.928, 0.052]);
+    for (const screen of [await loadRealImage(cc), await filmed(cc, 7)]) {
+      const found = blankIconBoxes(screen, [backdrop, power]);
+      expect(found.has(backdrop)).toBe(true);
+      expect(found.has(power)).toBe(false);
+    }
+    // Safari's toolbar (ntfy's page): the greyed-out forward chevron, the faintest glyph in the set.
+    const forward = icon([0.224, 0.909, 0.382, 0.957]);
+    expect(blankIconBoxes(await loadRealImage("ra-ntfy-safari-page.jpg"), [forward]).size).toBe(0);
+  });
+
+  it("drops the same blank band on the screenshot", async () => {
     const c = CASES[0];
-    const screen = await loadRealImage(c.name);
     const blank = icon([...c.blank]);
-    // A 40 pt glyph button's box (narrower than 44 pt of 320 pt) is never measured, blank or not.
-    const narrow = icon([0.3, 0.14, 0.42, 0.18]);
-    const found = blankIconBoxes(screen, [blank, narrow]);
-    expect(found.has(blank)).toBe(true);
-    expect(found.has(narrow)).toBe(false);
+    expect(blankIconBoxes(await loadRealImage(c.name), [blank]).has(blank)).toBe(true);
   });
 });
