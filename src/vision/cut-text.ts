@@ -37,6 +37,12 @@ const SAME_Y = 0.006;
 const INK = 40;
 /** … and at most this share of the row's pixels there are. */
 const MAX_INK = 0.01;
+/**
+ * Below the edge the overlay's fill is looked at down to at least this fraction of the row's height
+ * past the edge's blur, even beyond the box: the box hugs the visible ink, which stops at the edge, so
+ * on a camera frame (whose blur spreads the edge over ~4 rows) the box may end a row or two under it.
+ */
+const BELOW = 0.4;
 /** A margin beside the row is sampled only when at least this wide (fraction of the width). */
 const MIN_MARGIN = 0.015;
 /** Columns sampled in each margin; the screen's outermost 1% (rounded corners) is left out. */
@@ -69,7 +75,7 @@ function coveredBelow(screen: RgbImage, box: Candidate["box"], edge: Edge): bool
   const { width: W, height: H, data } = screen;
   const blur = Math.max(2, Math.round(0.004 * W));
   const y0 = edge.y + blur;
-  const y1 = Math.ceil(box[3] * H);
+  const y1 = Math.max(Math.ceil(box[3] * H), y0 + Math.ceil(BELOW * (box[3] - box[1]) * H));
   if (y1 - y0 < 2) return false;
   let n = 0;
   let ink = 0;
@@ -156,7 +162,7 @@ function columnEdge(
     return hi - lo <= FLAT ? [lo, hi] : undefined;
   };
   const above = range(top, best - blur);
-  const below = range(best + blur, bottom);
+  const below = range(best + blur, Math.max(bottom, best + blur + Math.ceil(BELOW * (bottom - top))));
   if (!above || !below) return undefined;
   const fill = (below[0] + below[1]) / 2;
   return Math.abs((above[0] + above[1]) / 2 - fill) >= STEP ? { y: best, below: fill } : undefined;

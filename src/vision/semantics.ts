@@ -1,6 +1,8 @@
 import type { RgbImage } from "../shared/image.js";
 import { inferGridApps } from "./app-grid.js";
 import { snapAppTiles } from "./app-tiles.js";
+import { blankIconBoxes } from "./blank-boxes.js";
+import { avatarsBesideBubbles } from "./bubble-avatars.js";
 import { applyCalculator } from "./calculator.js";
 import { chatDecorations } from "./chat-decor.js";
 import { findCcPageTabs } from "./control-center-tabs.js";
@@ -11,6 +13,7 @@ import { applyIconMemory, type IconMemory } from "./icon-memory.js";
 import { nameIconButtons } from "./icon-shapes.js";
 import { applyKeyboard } from "./keyboard.js";
 import { nameStripKey } from "./keyboard-system-keys.js";
+import { iconsBetweenKeys } from "./keypad-gaps.js";
 import { lockScreenWallpaper } from "./lock-wallpaper.js";
 import { nameAppIcons } from "./named-icons.js";
 import { splitOutlinedButtons } from "./outlined-buttons.js";
@@ -60,7 +63,11 @@ export function applyScreenSemantics(
   const chat = chatDecorations(screen, out); // a conversation's emoji and avatars
   const page = textAroundTabBar(out); // the page's words seen around a floating tab bar
   const lock = lockScreenWallpaper(out, aspect); // shapes in a Lock Screen's wallpaper
-  return out.filter((r) => !cut.has(r) && !chat.has(r) && !page.has(r) && !lock.has(r));
+  const blank = blankIconBoxes(screen, out); // wide boxes on a blank fill under camera noise
+  const gutter = iconsBetweenKeys(out); // a keypad's gutter between two listed keys
+  const avatar = avatarsBesideBubbles(screen, out); // a sender's photo at one bubble's foot
+  const drop = (r: Candidate): boolean => cut.has(r) || chat.has(r) || page.has(r) || lock.has(r);
+  return out.filter((r) => !drop(r) && !blank.has(r) && !gutter.has(r) && !avatar.has(r));
 }
 
 /**

@@ -69,6 +69,25 @@ describe("textCutByOverlay", () => {
     expect(textCutByOverlay(tag, [row]).size).toBe(0);
   });
 
+  it("finds the cut line on camera frames, whose box ends a row or two under the blurred edge", async () => {
+    const name = "rd-zkytech-share-sheet-zh.jpg";
+    for (const seed of [7, 31]) {
+      const shot = await realCameraFrame(readFileSync(join(REAL_SET_DIR, "images", name)), { seed });
+      const w = 585;
+      const h = Math.round((w * shot.screenPx.height) / shot.screenPx.width);
+      const image = stretchContrast(warpToScreen(await decodeRgb(shot.frame), shot.screenToCamera, w, h));
+      // The OCR's box for the cut line on this frame: it hugs the visible top half of the glyphs.
+      const cut: Candidate = {
+        kind: "text",
+        label: '60 1A/比赛开始时间的容器宽度 比如： 1"16:001"nlet',
+        box: [0.053, 0.45, 0.87, 0.462],
+        conf: 0.85,
+      };
+      const found = textCutByOverlay(image, [...labelRows(name), cut]);
+      expect([...found], `seed ${seed}`).toEqual([cut]);
+    }
+  });
+
   it("keeps a widget's last line whose camera box reaches past the widget's bottom edge", async () => {
     // Filmed and rectified as the pipeline does (585 px wide); the OCR's box for the line on this frame.
     const shot = await realCameraFrame(
