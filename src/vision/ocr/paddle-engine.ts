@@ -4,12 +4,14 @@ import { PiclawError } from "../../util/errors.js";
 import type { OcrEngine, TextLine } from "../types.js";
 import { recoverSkippedHan, splitAtHanGaps, unifyHanScript, variantPartners } from "./cjk.js";
 import { hanRunsOn, readOnPastCuts } from "./cjk-ends.js";
+import { codeBrackets } from "./code-brackets.js";
 import { columnCase } from "./column-case.js";
 import type { OcrOptions } from "./config.js";
 import { ctcDecode, restoreSpaces } from "./ctc.js";
 import { ellipsisDash, typographicDashes } from "./dashes.js";
 import { dbBoxes, detectionInput, detectionInputGrey, detectionSize, type PixelBox } from "./detect.js";
 import { extendAlongLines } from "./extend.js";
+import { gluedBars } from "./glued-bars.js";
 import { endsWithRaisedMark, type InkImage, tightenToInk, withLeadingDash } from "./ink.js";
 import { gluedIcon, iconReadAsOpener, leadingIcon } from "./lead-icon.js";
 import { caseFromInk, keypadPlus, underZero } from "./letter-case.js";
@@ -172,7 +174,14 @@ export class PaddleOcrEngine implements OcrEngine {
         index: m.index,
         x: crop.x0 + (crop.x1 - crop.x0) * m.at,
       });
-      const cased = caseFromInk(raised, (r.glyphs ?? []).map(at), detail, toDetail(ink));
+      const glyphs = (r.glyphs ?? []).map(at);
+      // A `|` read as `1`/`I`/`l` with its spaces lost (`31131`): its ink reaches below the baseline.
+      const cased = caseFromInk(
+        gluedBars(raised, glyphs, detail, toDetail(ink)),
+        glyphs,
+        detail,
+        toDetail(ink),
+      );
       const quoted = closingQuote(
         typographicQuotes(cased, (r.marks ?? []).map(at), detail, toDetail(ink)),
         detail,
@@ -232,6 +241,8 @@ export class PaddleOcrEngine implements OcrEngine {
     });
     // Lone glyphs too small for the detection map (section-index letters, badge counts).
     lines.push(...(await loneGlyphs(lines, image, detail, (img, bx) => this.read(img, bx))));
+    // Brace-only lines of a code block, in its empty line slots (`code-brackets.ts`).
+    lines.push(...codeBrackets(lines, detail));
     return columnCase([...lines, ...underZero(lines, plusses)]);
   }
 

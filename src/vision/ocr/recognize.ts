@@ -1,10 +1,10 @@
+import { appleNames } from "./apple-names.js";
 import { asciiLetters, iconBeforeHan, trailingHelpMark } from "./cjk.js";
 import type { CtcResult } from "./ctc.js";
 import type { PixelBox } from "./detect.js";
 import type { InkImage } from "./ink.js";
 import { monospacePitch } from "./monospace.js";
 import { slashCandidate } from "./slashes.js";
-import { appleNames } from "./typography.js";
 
 /**
  * CRNN/SVTR text recognition pre- and post-processing for PaddleOCR's rec models: crops of the

@@ -28,6 +28,14 @@ export const SPLIT_GAP = 0.6;
  * only a gap of this many cells (more than two spaces' worth) separates two labels there.
  */
 export const MONO_SPLIT_CELLS = 3;
+/**
+ * Pixels a gap loses to blur: "blank" is under a sixth of the line's contrast, and a step edge blurred
+ * by a Gaussian of σ px reaches a sixth of its height ~1 σ outside the edge (Φ(−0.97) ≈ 1/6), so a gap
+ * between glyphs narrows by ~2 σ. σ ≈ 1 px on the rectified camera screen (`Singapore  Singapore`'s
+ * 0.69 em measured 0.56 em filmed: 13 px of a 14 px threshold); on a 3× screenshot (em ≈ 50 px) the 2 px
+ * are 0.04 em, within what anti-aliasing already takes.
+ */
+const BLUR_PX = 2;
 
 /**
  * SF Pro's vertical metrics as fractions of the em (SF Pro Text, unitsPerEm 2048: cap height 1443 ≈
@@ -143,11 +151,17 @@ export function splitAtGaps(
   // whose thin strokes vanish) is not cut at every word.
   const runs = blankRuns(image, line, Math.max(2, 0.15 * em));
   const wide = Math.max(3, SPLIT_GAP * em, MONO_SPLIT_CELLS * (pitch ?? 0));
-  let widestWord = 0;
-  for (const g of runs)
-    if (g.x1 - g.x0 < wide && spaces.some((s) => near(g, s.x)))
-      widestWord = Math.max(widestWord, g.x1 - g.x0);
-  const gaps = runs.filter((g) => g.x1 - g.x0 >= Math.max(wide, 2 * widestWord));
+  const spaced = runs.filter((g) => spaces.some((s) => near(g, s.x)));
+  const words = spaced.filter((g) => g.x1 - g.x0 < wide);
+  // A gap a blurred frame narrowed may fall short of `wide` by `BLUR_PX`; it is then no word space of
+  // its own, but it must be twice every other one and wider than every gap left uncut (a gap inside a
+  // label is never wider than one between labels).
+  const cut = (g: { x0: number; x1: number }) =>
+    g.x1 - g.x0 >=
+    Math.max(wide - BLUR_PX, 2 * Math.max(0, ...words.filter((w) => w !== g).map((w) => w.x1 - w.x0)));
+  let gaps = runs.filter(cut);
+  const widestKept = Math.max(0, ...spaced.filter((g) => !gaps.includes(g)).map((g) => g.x1 - g.x0));
+  gaps = gaps.filter((g) => g.x1 - g.x0 > widestKept);
   if (gaps.length === 0) return whole;
   const cuts: { index: number; x0: number; x1: number }[] = [];
   let from = 0;

@@ -18,7 +18,7 @@ interface Run {
 }
 
 /** Ink runs of a crop: columns holding ink, grouped where no blank column separates them. */
-function inkRuns(g: GreyCrop, t: number): Run[] {
+export function inkRuns(g: GreyCrop, t: number): Run[] {
   const runs: Run[] = [];
   let cur: Run | undefined;
   for (let x = 0; x < g.w; x++) {

@@ -1,6 +1,7 @@
 import { luma, type RgbImage } from "../../shared/image.js";
 import type { PixelBox } from "./detect.js";
 import { endsWithRaisedMark } from "./ink.js";
+import { smallByXHeight, xHeightTop } from "./x-height.js";
 
 /**
  * Typographic clean-up of recognised lines, from the glyphs' shapes and from how iOS writes.
@@ -231,59 +232,6 @@ export function typographicQuotes(
 }
 
 /**
- * Apple's product and framework names, spelled as Apple writes them (Apple's trademark list,
- * https://www.apple.com/legal/intellectual-property/trademark/appletmlist.html). The recogniser cannot
- * tell SF Pro's `i` from `I` or `o` from `O` by shape alone (`Hello ios`, `UiKit`, `iphone`).
- */
-const APPLE_NAMES = [
-  "iOS",
-  "iPadOS",
-  "macOS",
-  "watchOS",
-  "tvOS",
-  "visionOS",
-  "iPhone",
-  "iPad",
-  "iPod",
-  "iCloud",
-  "iMessage",
-  "iTunes",
-  "FaceTime",
-  "AirDrop",
-  "AirPlay",
-  "AirPods",
-  "CarPlay",
-  "TestFlight",
-  "UIKit",
-  "SwiftUI",
-  "AppKit",
-  "HealthKit",
-  "HomeKit",
-  "CallKit",
-  "MapKit",
-  "WidgetKit",
-];
-const APPLE_NAME = new Map(APPLE_NAMES.map((n) => [n.toLowerCase(), n]));
-/**
- * A whole word, not part of an identifier, hashtag, handle, path or domain (`flutter_callkit_example`,
- * `#swiftui`, `@ios`, `ios.dev`), which keep their own spelling.
- */
-const APPLE_WORD = new RegExp(
-  `(?<![\\p{L}\\p{N}_#@./\\\\-])(${APPLE_NAMES.join("|")})(?![\\p{L}\\p{N}_@/\\\\-]|\\.[\\p{L}\\p{N}])`,
-  "giu",
-);
-
-/**
- * `text` with Apple's names in Apple's spelling, except in an all-capitals line (`IOS 17 BETA` is set
- * in capitals on purpose) and in a line of one word.
- */
-export function appleNames(text: string): string {
-  // A one-word line is left alone: tag chips (`swiftui`, `ios`) are set in small letters on purpose.
-  if (!/\p{Ll}/u.test(text) || !/\S\s+\S/u.test(text)) return text;
-  return text.replace(APPLE_WORD, (w) => APPLE_NAME.get(w.toLowerCase()) ?? w);
-}
-
-/**
  * Letters whose capital is the small letter drawn larger (SF Pro: c o s v w x z): the recogniser reads
  * them by shape, so `Off` comes out `off` and `Scripts` `scripts`.
  */
@@ -312,11 +260,16 @@ export function initialCase(text: string, image: RgbImage, line: PixelBox): stri
   const glyph = firstGlyph(image, line);
   if (!glyph) return text;
   const ratio = (glyph.bottom - glyph.top) / (glyph.bottom - line.y0);
-  return ratio >= CAPITAL_RATIO ? first.toUpperCase() + text.slice(1) : text;
+  // Blur lifts the ratio of small letters; their top against the line's x-height line does not move.
+  const small = smallByXHeight(glyph.top, glyph.bottom, line.y0, xHeightTop(image, line, glyph.right));
+  return ratio >= CAPITAL_RATIO && small !== true ? first.toUpperCase() + text.slice(1) : text;
 }
 
 /** Top and bottom (image rows, bottom exclusive) of the leftmost ink component in `line`, if clear. */
-function firstGlyph(image: RgbImage, line: PixelBox): { top: number; bottom: number } | undefined {
+function firstGlyph(
+  image: RgbImage,
+  line: PixelBox,
+): { top: number; bottom: number; right: number } | undefined {
   const h = line.y1 - line.y0;
   const x0 = Math.max(0, Math.floor(line.x0));
   const x1 = Math.min(image.width, Math.ceil(Math.min(line.x1, line.x0 + 1.5 * h)));
@@ -372,7 +325,7 @@ function firstGlyph(image: RgbImage, line: PixelBox): { top: number; bottom: num
   }
   // A glyph touching the window's right edge ran into its neighbours: not one letter.
   if (right >= w - 1 || bottom - top < 3) return undefined;
-  return { top: y0 + top, bottom: y0 + bottom + 1 };
+  return { top: y0 + top, bottom: y0 + bottom + 1, right: x0 + right + 1 };
 }
 
 /**

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RgbImage } from "../../../src/shared/image.js";
+import { appleNames } from "../../../src/vision/ocr/apple-names.js";
 import {
-  appleNames,
   closingQuote,
   curlQuotes,
   initialCase,
@@ -133,6 +133,12 @@ describe("appleNames", () => {
     expect(appleNames("Hello ios")).toBe("Hello iOS");
     expect(appleNames("teach the iphone.")).toBe("teach the iPhone.");
     expect(appleNames("a little nostalgia UiKit trip")).toBe("a little nostalgia UIKit trip");
+  });
+  it("takes a bar read for a long name's i (a camera frame's Ulkit), not in short names", () => {
+    expect(appleNames("a little nostalgia Ulkit trip")).toBe("a little nostalgia UIKit trip");
+    expect(appleNames("on your lPhone now")).toBe("on your iPhone now");
+    expect(appleNames("Los Angeles lOS")).toBe("Los Angeles lOS");
+    expect(appleNames("a real Callklt app")).toBe("a real CallKit app");
   });
   it("keeps identifiers, hashtags, domains, longer words and all-capital lines", () => {
     expect(appleNames("flutter_callkit_incoming")).toBe("flutter_callkit_incoming");
