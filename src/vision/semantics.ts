@@ -8,6 +8,7 @@ import { textCutByOverlay } from "./cut-text.js";
 import { applyDialPad } from "./dial-pad.js";
 import { proposeGlyphs } from "./glyphs.js";
 import { applyIconMemory, type IconMemory } from "./icon-memory.js";
+import { applyHomeGrid } from "./home-tiles.js";
 import { nameIconButtons } from "./icon-shapes.js";
 import { applyKeyboard } from "./keyboard.js";
 import { nameStripKey } from "./keyboard-system-keys.js";
@@ -54,6 +55,7 @@ export function applyScreenSemantics(
   out = inferGridApps(nameAppIcons(out, { aspect }), aspect); // then tiles the detector missed, from the grid
   if (memory) out = applyIconMemory(screen, out, memory, aspect);
   out = nameStockApps(screen, out); // the dock: no names printed, stock designs named by look
+  out = applyHomeGrid(screen, out, aspect); // a home screen: tiles, widgets, dock slots from the grid
   out = nameIconButtons(screen, splitOutlinedButtons(screen, out, aspect)); // one wide box: equal bordered buttons
   out = dropSpuriousRows(out, aspect, screen);
   const cut = textCutByOverlay(screen, out); // a line half hidden by a sheet's edge: a fragment
