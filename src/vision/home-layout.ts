@@ -87,7 +87,9 @@ export function widgetCentres(g: HomeGrid): { small: number[]; wide: number } {
 }
 
 /** A grid slot; `row` is the grid row (0 = top) whose name level the line is on, when the phase is known. */
-export type Slot = ({ kind: "app"; x: number } | { kind: "widget"; x: number; wide: boolean }) & { row?: number };
+export type Slot = ({ kind: "app"; x: number } | { kind: "widget"; x: number; wide: boolean }) & {
+  row?: number;
+};
 
 /** The grid slot whose name line is centred at `x` (fraction of the width), if any. */
 export function slotAt(g: HomeGrid, x: number): Slot | undefined {
@@ -183,7 +185,10 @@ export function nameSlot(
     const below = (o.box[1] - r.box[3]) * g.h;
     // A widget's content may run down to its bottom edge, 7 pt over the caption: only apps' names are
     // checked above (their tile's artwork ends well inside the tile).
-    return (slot.kind === "app" && above >= -1 && above < CLEAR_ABOVE_PT) || (below >= -1 && below < CLEAR_BELOW_PT);
+    return (
+      (slot.kind === "app" && above >= -1 && above < CLEAR_ABOVE_PT) ||
+      (below >= -1 && below < CLEAR_BELOW_PT)
+    );
   });
   if (crowded) return undefined;
   return row === undefined ? slot : { ...slot, row };

@@ -74,7 +74,8 @@ function tileArtwork(tile: Box, name: Candidate, rows: readonly Candidate[]): Ca
   const art: Candidate[] = [];
   for (const o of rows) {
     if (o === name) continue;
-    const on = contains(near, centreX(o.box), centreY(o.box)) || contains(o.box, centreX(tile), centreY(tile));
+    const on =
+      contains(near, centreX(o.box), centreY(o.box)) || contains(o.box, centreX(tile), centreY(tile));
     if (!on) continue;
     if (o.kind === "app" || o.kind === "widget") return null;
     if (isBadge(o, tile)) continue;
@@ -110,7 +111,8 @@ function widgetAbove(
   if (top < 0.06 || (slot.row !== undefined && slot.row < 3)) return box;
   const band: Box = [box[0], top, box[2], box[1] - (rowPitch(g) - ICON_PT) / 2 / g.h];
   const inBand = rows.filter((o) => o.kind !== "status" && contains(band, centreX(o.box), centreY(o.box)));
-  if (inBand.length === 0 || appIn(band) || inBand.some((o) => nameSlot(g, o, rows, phase) !== undefined)) return box;
+  if (inBand.length === 0 || appIn(band) || inBand.some((o) => nameSlot(g, o, rows, phase) !== undefined))
+    return box;
   return [box[0], top, box[2], bottom];
 }
 
@@ -129,7 +131,9 @@ function stats(img: RgbImage, b: Box): { mean: number[]; spread: number } {
       s.push(px(img, b[0] + ((b[2] - b[0]) * (i + 0.5)) / 12, b[1] + ((b[3] - b[1]) * (j + 0.5)) / 12));
   const mean = [0, 1, 2].map((c) => s.reduce((a, p) => a + p[c as 0 | 1 | 2], 0) / s.length);
   const spread = Math.max(
-    ...[0, 1, 2].map((c) => s.reduce((a, p) => a + Math.abs(p[c as 0 | 1 | 2] - (mean[c] ?? 0)), 0) / s.length),
+    ...[0, 1, 2].map(
+      (c) => s.reduce((a, p) => a + Math.abs(p[c as 0 | 1 | 2] - (mean[c] ?? 0)), 0) / s.length,
+    ),
   );
   return { mean, spread };
 }
@@ -164,6 +168,28 @@ function dockSlots(img: RgbImage, g: HomeGrid, rows: readonly Candidate[]): Cand
   return out;
 }
 
+/**
+ * A widget's row box clear of the controls drawn in it (a widget's own buttons, listed as rows of their own):
+ * the larger part of the widget above or below them, when it is at least a quarter of the widget, so a tap
+ * at the row's centre opens the widget and not one of its buttons; else the whole widget.
+ */
+function clearOfControls(w: Box, rows: readonly Candidate[]): Box {
+  const controls = rows.filter(
+    (o) =>
+      (o.kind === "icon" || o.kind === "button" || o.kind === "switch" || o.kind === "app") &&
+      contains(w, centreX(o.box), centreY(o.box)) &&
+      o.box[2] - o.box[0] < 0.5 * (w[2] - w[0]),
+  );
+  if (controls.length === 0) return w;
+  const top = Math.min(...controls.map((o) => o.box[1]));
+  const bottom = Math.max(...controls.map((o) => o.box[3]));
+  const above = top - w[1];
+  const below = w[3] - bottom;
+  const h = w[3] - w[1];
+  if (Math.max(above, below) < 0.25 * h) return w;
+  return above >= below ? [w[0], w[1], w[2], top] : [w[0], bottom, w[2], w[3]];
+}
+
 /** The home screen's missed tiles, widgets and dock slots added (module comment); other screens as they are. */
 export function applyHomeGrid(screen: RgbImage, rows: readonly Candidate[], aspect: number): Candidate[] {
   const g = homeGrid(aspect, rows);
@@ -189,7 +215,7 @@ export function applyHomeGrid(screen: RgbImage, rows: readonly Candidate[], aspe
   const placed = rows.filter((r) => !gone.has(r)).map((r) => replaced.get(r) ?? r);
   // An "app" named inside a widget (a symbol over a line of the widget's text) is the widget's content.
   const widgets = placed.filter((r) => r.kind === "widget");
-  const out = placed.flatMap((r): Candidate[] =>
+  const split = placed.flatMap((r): Candidate[] =>
     r.kind === "app" && r.labelBox && widgets.some((w) => contains(w.box, centreX(r.box), centreY(r.box)))
       ? [
           { kind: "icon", label: "", box: r.box, conf: r.conf },
@@ -197,8 +223,10 @@ export function applyHomeGrid(screen: RgbImage, rows: readonly Candidate[], aspe
         ]
       : [r],
   );
+  const out = split.map((r) => (r.kind === "widget" ? { ...r, box: clearOfControls(r.box, split) } : r));
   const dockApps = new Set(dockRow(g, out));
-  const listed = out.map((r): Candidate => (dockApps.has(r) && r.kind === "icon" ? { ...r, kind: "app" } : r));
+  const listed = out.map(
+    (r): Candidate => (dockApps.has(r) && r.kind === "icon" ? { ...r, kind: "app" } : r),
+  );
   return [...listed, ...dockSlots(screen, g, listed)];
 }
-
