@@ -31,7 +31,7 @@ import { centreX, centreY, contains } from "./row.js";
  *   two rows above the medium's place hold content and no name line;
  * - the dock: its found tiles fix how many slots it has (4 at most, centred at the column pitch); a slot
  *   without a row whose pixels differ from the dock's material right above the tiles is a missed tile and
- *   gets an `[app] ""` row; unnamed dock tiles are listed as `app` (their name is not printed).
+ *   gets an `[icon] ""` row (no name is printed in the dock: `stock-apps.ts` and the icon memory name it).
  */
 
 /** A row of this much of a tile's place, or more, inside it is the tile's own artwork. */
@@ -163,7 +163,7 @@ function dockSlots(img: RgbImage, g: HomeGrid, rows: readonly Candidate[]): Cand
     const material = stats(img, above(x));
     const step = Math.max(...inner.mean.map((v, c) => Math.abs(v - (material.mean[c] ?? 0))));
     if (step < TILE_MEAN_STEP && inner.spread < material.spread + TILE_SPREAD_STEP) continue;
-    out.push({ kind: "app", label: "", box: tile, conf: 0.4 });
+    out.push({ kind: "icon", label: "", box: tile, conf: 0.4 });
   }
   return out;
 }
@@ -224,9 +224,5 @@ export function applyHomeGrid(screen: RgbImage, rows: readonly Candidate[], aspe
       : [r],
   );
   const out = split.map((r) => (r.kind === "widget" ? { ...r, box: clearOfControls(r.box, split) } : r));
-  const dockApps = new Set(dockRow(g, out));
-  const listed = out.map(
-    (r): Candidate => (dockApps.has(r) && r.kind === "icon" ? { ...r, kind: "app" } : r),
-  );
-  return [...listed, ...dockSlots(screen, g, listed)];
+  return [...out, ...dockSlots(screen, g, out)];
 }

@@ -123,11 +123,13 @@ describe("applyHomeGrid", () => {
       tile("icon", "", COLS[1] ?? 0, DOCK_Y),
     ];
     const out = applyHomeGrid(img, rows, ASPECT);
-    const dock = out.filter((r) => r.kind === "app").map((r) => [r.label, Math.round(centre(r)[0])]);
+    const dock = out
+      .map((r) => [r.kind, r.label, Math.round(centre(r)[0])])
+      .filter((r) => r[1] !== "page dots");
     expect(dock).toEqual([
-      ["Phone", 57],
-      ["", 150],
-      ["", 240],
+      ["app", "Phone", 57],
+      ["icon", "", 150],
+      ["icon", "", 240],
     ]);
   });
 });
