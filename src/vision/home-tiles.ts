@@ -106,13 +106,15 @@ function widgetAbove(
     );
   if (appIn(box)) return null;
   if (!slot.wide) return box;
-  // Large: the two rows above the medium's place are the widget's too — content there, no name line.
+  // Large: the two rows above the medium's place are the widget's too — content there, no name line, and
+  // a line of it across the screen's middle (two small widgets or an app grid leave a gap there).
   const top = bottom - g.large / g.h;
   if (top < 0.06 || (slot.row !== undefined && slot.row < 3)) return box;
   const band: Box = [box[0], top, box[2], box[1] - (rowPitch(g) - ICON_PT) / 2 / g.h];
   const inBand = rows.filter((o) => o.kind !== "status" && contains(band, centreX(o.box), centreY(o.box)));
-  if (inBand.length === 0 || appIn(band) || inBand.some((o) => nameSlot(g, o, rows, phase) !== undefined))
-    return box;
+  const mid = 4 / g.w;
+  const across = inBand.some((o) => o.kind === "text" && o.box[0] < 0.5 - mid && o.box[2] > 0.5 + mid);
+  if (!across || appIn(band) || inBand.some((o) => nameSlot(g, o, rows, phase) !== undefined)) return box;
   return [box[0], top, box[2], bottom];
 }
 

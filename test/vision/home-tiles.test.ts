@@ -97,9 +97,13 @@ describe("applyHomeGrid", () => {
     const rows = [
       ...chrome(),
       text("Locks", 100, nameY(2) - 40, 40),
-      text("Updated 2 Hours ago", 195, nameY(4) - 40, 120),
+      text("Updated 2 Hours ago", 195, nameY(3) - 60, 120),
       text("Weather", 195, nameY(5), 60),
     ];
+    // Content only beside the middle (two small widgets whose captions were not read): medium.
+    const beside = rows.filter((r) => r.label !== "Updated 2 Hours ago");
+    const medium = applyHomeGrid(blank, beside, ASPECT).filter((r) => r.kind === "widget");
+    expect(medium.map((r) => [r.label, ...size(r)])).toEqual([["Weather", 338, 158]]);
     const widgets = applyHomeGrid(blank, rows, ASPECT).filter((r) => r.kind === "widget");
     expect(widgets.map((r) => [r.label, ...size(r)])).toEqual([["Weather", 338, 354]]);
   });
