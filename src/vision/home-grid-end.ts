@@ -96,7 +96,8 @@ export function wallpaperBelowGrid(
   };
   const ends: number[] = [];
   for (const r of rows) {
-    if (r.kind === "app" && r.box[1] < dockTop) ends.push(Math.max(r.box[3], r.labelBox?.[3] ?? 0));
+    if ((r.kind === "app" || r.kind === "widget") && r.box[1] < dockTop)
+      ends.push(Math.max(r.box[3], r.labelBox?.[3] ?? 0));
     else if (isName(r)) ends.push(r.box[3]);
   }
   if (ends.length === 0) return out;

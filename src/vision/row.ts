@@ -8,10 +8,19 @@ import type { FracBox } from "../shared/box.js";
  * whose shape was recognised (label = its symbol name: `add`, `back`, `close`…) or a keypad's call
  * button; `switch` an on/off switch (label = its row's title, with `state`); `key` one key of a
  * recognised keyboard or dial pad (label = the character it types, or `shift`, `delete`, `space`,
- * `return`, `123`…); `app` an app icon with the name printed under it; `status` the status bar
+ * `return`, `123`…); `app` an app icon with the name printed under it; `widget` a home-screen widget (label = its caption, the app it opens); `status` the status bar
  * (label = its time); `checkbox` a selection mark (a photo picker's select circle) with `state`.
  */
-export type ListingKind = "text" | "icon" | "button" | "switch" | "key" | "app" | "status" | "checkbox";
+export type ListingKind =
+  | "text"
+  | "icon"
+  | "button"
+  | "switch"
+  | "key"
+  | "app"
+  | "widget"
+  | "status"
+  | "checkbox";
 
 export interface ListingEntry {
   /** 1-based, in reading order; the number drawn on the annotated image. */
