@@ -1,5 +1,6 @@
 import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
+import { bottomRowCaps } from "./keyboard-bottom-row.js";
 import { systemKeys } from "./keyboard-system-keys.js";
 import type { Candidate } from "./row.js";
 import { boxHeight, boxWidth, centreX, centreY } from "./row.js";
@@ -62,6 +63,9 @@ export function bottomRowKey(label: string): string | null {
 }
 
 type Layer = "letters" | "numbers" | "symbols";
+
+/** The bottom row's keys of the letter grid; the others there are system keys (`keyboard-bottom-row.ts`). */
+const BOTTOM_GRID_KEYS = new Set(["123", "ABC", "space", "return"]);
 
 /** A reading of one key cap: which key (row, position in pitches) and where OCR saw it. */
 interface Anchor {
@@ -294,8 +298,24 @@ export function applyKeyboard(rows: readonly Candidate[], aspect: number, screen
   const band = keysBand(fit);
   const system = systemKeys(screen, rows, fit);
   let keys = keyboardKeys(fit);
+  const inBottomRow = (k: { box: FracBox }) =>
+    Math.abs(centreY(k.box) - (fit.top + 3 * fit.rowPitch)) < 0.4 * fit.rowPitch;
+  // The bottom row as the pixels show it, cap by cap (Touch ID rows hold the globe and the mic).
+  const measured = screen ? bottomRowCaps(screen, fit, fit.layer !== "letters") : null;
+  if (measured) {
+    // The grid's keys by its fixed geometry; the system keys (globe/emoji, mic) with the others found
+    // outside it, so words printed on them name them (a Chinese keyboard's `英`).
+    const grid = (k: Key) => BOTTOM_GRID_KEYS.has(k.label);
+    keys = [...keys.filter((k) => !inBottomRow(k)), ...measured.filter(grid)];
+    system.keys = [
+      ...system.keys.filter((k) => !inBottomRow(k)),
+      ...measured
+        .filter((k) => !grid(k))
+        .map((k): Candidate => ({ kind: "key", label: k.label, box: k.box, conf: 0.9 })),
+    ];
+  }
   // An emoji key in the bottom row leaves `123` its own cap only (0.1–1.2 pitches).
-  if (system.keys.some((k) => Math.abs(centreY(k.box) - (fit.top + 3 * fit.rowPitch)) < 0.4 * fit.rowPitch))
+  else if (system.keys.some(inBottomRow))
     keys = keys.map((k) =>
       k.label === "123" || k.label === "ABC"
         ? { ...k, box: [fit.left + 0.1 * fit.pitch, k.box[1], fit.left + 1.2 * fit.pitch, k.box[3]] }
