@@ -7,7 +7,10 @@ import { brightness, cell, flatAround, type Grid } from "./switches-grid.js";
  * capsule is found from its border instead: along a grid row, two thin dark lines (the capsule's ends)
  * 1.45–1.85 h apart with one more thin line between them (the knob's rim), and at the straight part the
  * border above and below, h ≈ 31/51 of the width apart (UISwitch 51×31 pt, knob 27 pt). The knob's
- * side gives the state: the rim nearer the left end means the knob is at the left, off.
+ * side gives the state: the rim nearer the left end means the knob is at the left, off. The track is
+ * clear, so on a cell that is not white (a grouped table's #EFEFF4, an app's grey) its inside is that
+ * grey and the white knob is brighter than both: a line is darker than the light on each of its sides,
+ * which need not be the same.
  */
 
 export interface OutlineSwitch {
@@ -49,22 +52,35 @@ function dips(g: Grid, y: number): { dips: Dip[]; b: Float32Array } {
       x++;
       continue;
     }
+    // The light level past the line: a line may have two lights (the white knob on one side, a clear
+    // track showing a grey cell on the other: iOS 7–12 on a grouped table's #EFEFF4), so it ends where
+    // the nearer of the two is reached again, and is darker than both.
+    const after = Math.max(b[x + DIP_MAX + 1] ?? 0, b[x + DIP_MAX + 2] ?? 0, b[x + DIP_MAX + 3] ?? 0);
+    const level = after >= LIGHT ? Math.min(ref, after) : ref;
     let e = x;
-    while (e < g.w && e - x <= DIP_MAX && (b[e] ?? 0) < ref - DIP / 2) e++;
-    if (e - x <= DIP_MAX && e < g.w && (b[e] ?? 0) >= LIGHT && Math.abs((b[e] ?? 0) - ref) < DIP)
-      out.push({ x0: x, x1: e });
+    while (e < g.w && e - x <= DIP_MAX && (b[e] ?? 0) < level - DIP / 2) e++;
+    let dark = 255;
+    for (let k = x; k < e; k++) dark = Math.min(dark, b[k] ?? 255);
+    const back = (b[e] ?? 0) >= LIGHT && (Math.abs((b[e] ?? 0) - ref) < DIP || dark <= level - DIP);
+    if (e - x <= DIP_MAX && e < g.w && back) out.push({ x0: x, x1: e });
     x = e + 1;
   }
   return { dips: out, b };
 }
 
-/** The first thin dark line from (x, y) going `dir` within `limit` cells, as its distance; -1 if none. */
+/**
+ * The first thin dark line from (x, y) going `dir` within `limit` cells, as its distance; -1 if none.
+ * Darker than the lightest cell passed on the way: the knob's soft shadow greys the track's middle, so
+ * the start is not the track's light.
+ */
 function lineAlong(g: Grid, x: number, y: number, dir: -1 | 1, limit: number): number {
-  const ref = brightness(cell(g, x, y));
+  let ref = brightness(cell(g, x, y));
   for (let d = 1; d <= limit; d++) {
     const yy = y + dir * d;
     if (yy < 0 || yy >= g.h) return -1;
-    if (brightness(cell(g, x, yy)) < ref - DIP) return d;
+    const v = brightness(cell(g, x, yy));
+    if (v < ref - DIP) return d;
+    ref = Math.max(ref, v);
   }
   return -1;
 }
