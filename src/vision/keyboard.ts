@@ -21,7 +21,9 @@ import { boxHeight, boxWidth, centreX, centreY } from "./row.js";
  *     (i + 2) p with shift (≈ 0.1–1.2 p) and delete (≈ 8.8–9.9 p) at the ends; row pitch ≈ 1.38 p,
  *     caps ≈ 0.78 of it tall (42 pt of 54);
  *   - bottom row: `123` (≈ 0.1–2.3 p), `space` (≈ 2.45–7.55 p), `return` (≈ 7.7–9.9 p); on
- *     Face ID iPhones the emoji and dictation keys sit below, outside the grid.
+ *     Face ID iPhones the emoji and dictation keys sit below, outside the grid. Touch ID iPhones put
+ *     them in the row; with the screen's pixels the row is measured cap by cap instead
+ *     (`keyboard-bottom-row.ts`).
  *   - the 123 layer: `1234567890`, `-/:;()$&@"`, then `#+=` · `. , ? ! '` (five caps 1.4 p wide) ·
  *     delete, and `ABC` · space · return; the #+= layer: `[]{}#%^*+=`, `_\|~<>€£¥•`, `123` · same.
  *   - the Chinese pinyin keyboard has the QWERTY layout (its bottom row reads `123` · `空格` · `换行`).
