@@ -70,17 +70,15 @@ function dips(g: Grid, y: number): { dips: Dip[]; b: Float32Array } {
 
 /**
  * The first thin dark line from (x, y) going `dir` within `limit` cells, as its distance; -1 if none.
- * Darker than the lightest cell passed on the way: the knob's soft shadow greys the track's middle, so
- * the start is not the track's light.
+ * Darker than the start or than `light` (the light outside the capsule on its row), whichever is
+ * lighter: the knob's soft shadow greys the track's middle, so the start need not be the track's light.
  */
-function lineAlong(g: Grid, x: number, y: number, dir: -1 | 1, limit: number): number {
-  let ref = brightness(cell(g, x, y));
+function lineAlong(g: Grid, x: number, y: number, dir: -1 | 1, limit: number, light = 0): number {
+  const ref = Math.max(brightness(cell(g, x, y)), light);
   for (let d = 1; d <= limit; d++) {
     const yy = y + dir * d;
     if (yy < 0 || yy >= g.h) return -1;
-    const v = brightness(cell(g, x, yy));
-    if (v < ref - DIP) return d;
-    ref = Math.max(ref, v);
+    if (brightness(cell(g, x, yy)) < ref - DIP) return d;
   }
   return -1;
 }
@@ -113,14 +111,22 @@ export function findOutlineSwitches(g: Grid): OutlineSwitch[] {
       // The border above and below the straight part of the track (away from the knob), h apart and
       // centred on this row.
       const tx = Math.round(off ? a.x0 + 0.78 * w : a.x0 + 0.22 * w);
-      const up = lineAlong(g, tx, y, -1, Math.ceil(0.7 * h));
-      const down = lineAlong(g, tx, y, 1, Math.ceil(0.7 * h));
+      // The light outside the end away from the knob (the knob's shadow spills past its own end),
+      // trusted only where it is clean (a screenshot): on a camera frame's sensor noise a border this
+      // faint cannot be told from a noise dip.
+      const sides = (off ? [z.x1 + 1, z.x1 + 2, z.x1 + 3] : [a.x0 - 4, a.x0 - 3, a.x0 - 2]).map(
+        (x) => b[x] ?? 0,
+      );
+      const clean = Math.max(...sides) - Math.min(...sides) <= DIP / 4;
+      const outside = clean ? Math.max(...sides) : 0;
+      const up = lineAlong(g, tx, y, -1, Math.ceil(0.7 * h), outside);
+      const down = lineAlong(g, tx, y, 1, Math.ceil(0.7 * h), outside);
       if (up < 0 || down < 0) continue;
       if (up + down < 0.7 * h || up + down > 1.15 * h || Math.abs(up - down) > 0.15 * h + 1) continue;
       // … and straight: the same distances a tenth of the width nearer the knob.
       const tx2 = Math.round(off ? tx - 0.1 * w : tx + 0.1 * w);
-      const up2 = lineAlong(g, tx2, y, -1, Math.ceil(0.7 * h));
-      const down2 = lineAlong(g, tx2, y, 1, Math.ceil(0.7 * h));
+      const up2 = lineAlong(g, tx2, y, -1, Math.ceil(0.7 * h), outside);
+      const down2 = lineAlong(g, tx2, y, 1, Math.ceil(0.7 * h), outside);
       if (Math.abs(up2 - up) > 3 || Math.abs(down2 - down) > 3) continue;
       // Rounded ends: just inside each end line the border is close above this row (a capsule's end
       // curves round; streets on a map or a rectangle's sides run straight up).
