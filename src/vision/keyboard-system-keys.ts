@@ -24,9 +24,9 @@ export interface KeyGrid {
 }
 
 /**
- * Globe or emoji face, told apart by the symbol's middle line: the globe (SF Symbol `globe`) draws its
- * equator straight across the disc, the smiling face (`face.smiling`) leaves the middle empty between
- * its eyes and mouth. Ink is what differs from the box's border by more than 40 luma levels.
+ * Globe or emoji face, told apart by the symbol's middle lines: the globe (SF Symbol `globe`) draws its
+ * equator straight across the disc and a meridian straight down it, the smiling face (`face.smiling`)
+ * leaves the middle empty between its eyes and mouth. Ink is what differs from the box's border by more than 40 luma levels.
  */
 export function globeOrEmoji(screen: RgbImage, box: FracBox): "globe" | "emoji" {
   const { width: W, height: H, data } = screen;
@@ -67,7 +67,20 @@ export function globeOrEmoji(screen: RgbImage, box: FracBox): "globe" | "emoji" 
     for (let x = from; x <= to; x++) if (ink(x, y)) n++;
     best = Math.max(best, n / Math.max(1, to - from + 1));
   }
-  return best > 0.7 ? "globe" : "emoji";
+  // And its central meridian straight down the disc (the keyboard's globe since iOS 7 and SF Symbols'
+  // `globe` draw one): iOS 7–8's open-mouthed emoji face has its mouth's top edge across the middle,
+  // but down its middle only the mouth.
+  const cx = Math.round((ix0 + ix1) / 2);
+  const dx = Math.max(1, Math.round(0.04 * (ix1 - ix0)));
+  const top = Math.round(iy0 + 0.2 * (iy1 - iy0));
+  const bottom = Math.round(iy1 - 0.2 * (iy1 - iy0));
+  let down = 0;
+  for (let x = cx - dx; x <= cx + dx; x++) {
+    let n = 0;
+    for (let y = top; y <= bottom; y++) if (ink(x, y)) n++;
+    down = Math.max(down, n / Math.max(1, bottom - top + 1));
+  }
+  return best > 0.7 && down > 0.7 ? "globe" : "emoji";
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
+import { bottomRowCaps } from "./keyboard-bottom-row.js";
 import { systemKeys } from "./keyboard-system-keys.js";
 import type { Candidate } from "./row.js";
 import { boxHeight, boxWidth, centreX, centreY } from "./row.js";
@@ -20,7 +21,9 @@ import { boxHeight, boxWidth, centreX, centreY } from "./row.js";
  *     (i + 2) p with shift (≈ 0.1–1.2 p) and delete (≈ 8.8–9.9 p) at the ends; row pitch ≈ 1.38 p,
  *     caps ≈ 0.78 of it tall (42 pt of 54);
  *   - bottom row: `123` (≈ 0.1–2.3 p), `space` (≈ 2.45–7.55 p), `return` (≈ 7.7–9.9 p); on
- *     Face ID iPhones the emoji and dictation keys sit below, outside the grid.
+ *     Face ID iPhones the emoji and dictation keys sit below, outside the grid. Touch ID iPhones put
+ *     them in the row; with the screen's pixels the row is measured cap by cap instead
+ *     (`keyboard-bottom-row.ts`).
  *   - the 123 layer: `1234567890`, `-/:;()$&@"`, then `#+=` · `. , ? ! '` (five caps 1.4 p wide) ·
  *     delete, and `ABC` · space · return; the #+= layer: `[]{}#%^*+=`, `_\|~<>€£¥•`, `123` · same.
  *   - the Chinese pinyin keyboard has the QWERTY layout (its bottom row reads `123` · `空格` · `换行`).
@@ -62,6 +65,9 @@ export function bottomRowKey(label: string): string | null {
 }
 
 type Layer = "letters" | "numbers" | "symbols";
+
+/** The bottom row's keys of the letter grid; the others there are system keys (`keyboard-bottom-row.ts`). */
+const BOTTOM_GRID_KEYS = new Set(["123", "ABC", "space", "return"]);
 
 /** A reading of one key cap: which key (row, position in pitches) and where OCR saw it. */
 interface Anchor {
@@ -294,8 +300,24 @@ export function applyKeyboard(rows: readonly Candidate[], aspect: number, screen
   const band = keysBand(fit);
   const system = systemKeys(screen, rows, fit);
   let keys = keyboardKeys(fit);
+  const inBottomRow = (k: { box: FracBox }) =>
+    Math.abs(centreY(k.box) - (fit.top + 3 * fit.rowPitch)) < 0.4 * fit.rowPitch;
+  // The bottom row as the pixels show it, cap by cap (Touch ID rows hold the globe and the mic).
+  const measured = screen ? bottomRowCaps(screen, fit, fit.layer !== "letters") : null;
+  if (measured) {
+    // The grid's keys by its fixed geometry; the system keys (globe/emoji, mic) with the others found
+    // outside it, so words printed on them name them (a Chinese keyboard's `英`).
+    const grid = (k: Key) => BOTTOM_GRID_KEYS.has(k.label);
+    keys = [...keys.filter((k) => !inBottomRow(k)), ...measured.filter(grid)];
+    system.keys = [
+      ...system.keys.filter((k) => !inBottomRow(k)),
+      ...measured
+        .filter((k) => !grid(k))
+        .map((k): Candidate => ({ kind: "key", label: k.label, box: k.box, conf: 0.9 })),
+    ];
+  }
   // An emoji key in the bottom row leaves `123` its own cap only (0.1–1.2 pitches).
-  if (system.keys.some((k) => Math.abs(centreY(k.box) - (fit.top + 3 * fit.rowPitch)) < 0.4 * fit.rowPitch))
+  else if (system.keys.some(inBottomRow))
     keys = keys.map((k) =>
       k.label === "123" || k.label === "ABC"
         ? { ...k, box: [fit.left + 0.1 * fit.pitch, k.box[1], fit.left + 1.2 * fit.pitch, k.box[3]] }

@@ -19,6 +19,7 @@ import { lockScreenWallpaper } from "./lock-wallpaper.js";
 import { nameAppIcons } from "./named-icons.js";
 import { splitOutlinedButtons } from "./outlined-buttons.js";
 import { applyPhotoGrid } from "./photo-grid.js";
+import { applyQuickType } from "./quicktype.js";
 import type { Candidate } from "./row.js";
 import { centreX, centreY, contains } from "./row.js";
 import { dropSpuriousRows } from "./spurious.js";
@@ -47,6 +48,7 @@ export function applyScreenSemantics(
   const aspect = screen.height / Math.max(1, screen.width);
   let out = mergeStatusBar(rows);
   out = applyKeyboard(out, aspect, screen);
+  out = applyQuickType(screen, out); // the suggestion cells over the keys: a button each
   out = applyDialPad(screen, out);
   out = applyCalculator(out, aspect);
   out = applySwitches(screen, out);

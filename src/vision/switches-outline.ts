@@ -7,7 +7,10 @@ import { brightness, cell, flatAround, type Grid } from "./switches-grid.js";
  * capsule is found from its border instead: along a grid row, two thin dark lines (the capsule's ends)
  * 1.45–1.85 h apart with one more thin line between them (the knob's rim), and at the straight part the
  * border above and below, h ≈ 31/51 of the width apart (UISwitch 51×31 pt, knob 27 pt). The knob's
- * side gives the state: the rim nearer the left end means the knob is at the left, off.
+ * side gives the state: the rim nearer the left end means the knob is at the left, off. The track is
+ * clear, so on a cell that is not white (a grouped table's #EFEFF4, an app's grey) its inside is that
+ * grey and the white knob is brighter than both: a line is darker than the light on each of its sides,
+ * which need not be the same.
  */
 
 export interface OutlineSwitch {
@@ -49,18 +52,29 @@ function dips(g: Grid, y: number): { dips: Dip[]; b: Float32Array } {
       x++;
       continue;
     }
+    // The light level past the line: a line may have two lights (the white knob on one side, a clear
+    // track showing a grey cell on the other: iOS 7–12 on a grouped table's #EFEFF4), so it ends where
+    // the nearer of the two is reached again, and is darker than both.
+    const after = Math.max(b[x + DIP_MAX + 1] ?? 0, b[x + DIP_MAX + 2] ?? 0, b[x + DIP_MAX + 3] ?? 0);
+    const level = after >= LIGHT ? Math.min(ref, after) : ref;
     let e = x;
-    while (e < g.w && e - x <= DIP_MAX && (b[e] ?? 0) < ref - DIP / 2) e++;
-    if (e - x <= DIP_MAX && e < g.w && (b[e] ?? 0) >= LIGHT && Math.abs((b[e] ?? 0) - ref) < DIP)
-      out.push({ x0: x, x1: e });
+    while (e < g.w && e - x <= DIP_MAX && (b[e] ?? 0) < level - DIP / 2) e++;
+    let dark = 255;
+    for (let k = x; k < e; k++) dark = Math.min(dark, b[k] ?? 255);
+    const back = (b[e] ?? 0) >= LIGHT && (Math.abs((b[e] ?? 0) - ref) < DIP || dark <= level - DIP);
+    if (e - x <= DIP_MAX && e < g.w && back) out.push({ x0: x, x1: e });
     x = e + 1;
   }
   return { dips: out, b };
 }
 
-/** The first thin dark line from (x, y) going `dir` within `limit` cells, as its distance; -1 if none. */
-function lineAlong(g: Grid, x: number, y: number, dir: -1 | 1, limit: number): number {
-  const ref = brightness(cell(g, x, y));
+/**
+ * The first thin dark line from (x, y) going `dir` within `limit` cells, as its distance; -1 if none.
+ * Darker than the start or than `light` (the light outside the capsule on its row), whichever is
+ * lighter: the knob's soft shadow greys the track's middle, so the start need not be the track's light.
+ */
+function lineAlong(g: Grid, x: number, y: number, dir: -1 | 1, limit: number, light = 0): number {
+  const ref = Math.max(brightness(cell(g, x, y)), light);
   for (let d = 1; d <= limit; d++) {
     const yy = y + dir * d;
     if (yy < 0 || yy >= g.h) return -1;
@@ -97,14 +111,22 @@ export function findOutlineSwitches(g: Grid): OutlineSwitch[] {
       // The border above and below the straight part of the track (away from the knob), h apart and
       // centred on this row.
       const tx = Math.round(off ? a.x0 + 0.78 * w : a.x0 + 0.22 * w);
-      const up = lineAlong(g, tx, y, -1, Math.ceil(0.7 * h));
-      const down = lineAlong(g, tx, y, 1, Math.ceil(0.7 * h));
+      // The light outside the end away from the knob (the knob's shadow spills past its own end),
+      // trusted only where it is clean (a screenshot): on a camera frame's sensor noise a border this
+      // faint cannot be told from a noise dip.
+      const sides = (off ? [z.x1 + 1, z.x1 + 2, z.x1 + 3] : [a.x0 - 4, a.x0 - 3, a.x0 - 2]).map(
+        (x) => b[x] ?? 0,
+      );
+      const clean = Math.max(...sides) - Math.min(...sides) <= DIP / 4;
+      const outside = clean ? Math.max(...sides) : 0;
+      const up = lineAlong(g, tx, y, -1, Math.ceil(0.7 * h), outside);
+      const down = lineAlong(g, tx, y, 1, Math.ceil(0.7 * h), outside);
       if (up < 0 || down < 0) continue;
       if (up + down < 0.7 * h || up + down > 1.15 * h || Math.abs(up - down) > 0.15 * h + 1) continue;
       // … and straight: the same distances a tenth of the width nearer the knob.
       const tx2 = Math.round(off ? tx - 0.1 * w : tx + 0.1 * w);
-      const up2 = lineAlong(g, tx2, y, -1, Math.ceil(0.7 * h));
-      const down2 = lineAlong(g, tx2, y, 1, Math.ceil(0.7 * h));
+      const up2 = lineAlong(g, tx2, y, -1, Math.ceil(0.7 * h), outside);
+      const down2 = lineAlong(g, tx2, y, 1, Math.ceil(0.7 * h), outside);
       if (Math.abs(up2 - up) > 3 || Math.abs(down2 - down) > 3) continue;
       // Rounded ends: just inside each end line the border is close above this row (a capsule's end
       // curves round; streets on a map or a rectangle's sides run straight up).

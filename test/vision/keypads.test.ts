@@ -205,8 +205,10 @@ describe("globeOrEmoji", () => {
     );
     expect(globeOrEmoji(globe, box)).toBe("globe");
     expect(globeOrEmoji(face, box)).toBe("emoji");
-    // Light symbol on a dark keyboard too.
-    const darkGlobe = screen(60, 60, 20, (x, y) => (ring(x, y) || Math.abs(y - 30) < 2 ? 230 : null));
+    // Light symbol on a dark keyboard too (the globe has its meridian as well as its equator).
+    const darkGlobe = screen(60, 60, 20, (x, y) =>
+      ring(x, y) || Math.abs(y - 30) < 2 || Math.abs(x - 30) < 2 ? 230 : null,
+    );
     expect(globeOrEmoji(darkGlobe, box)).toBe("globe");
   });
 });

@@ -57,6 +57,26 @@ describe("findSwitches: Apple's switch styles", () => {
     expect(found[0]?.box[1]).toBeCloseTo(200 / 844, 2);
   });
 
+  it("finds an iOS 7–12 outline off switch on a grey cell: clear track, the white knob brighter than it", () => {
+    // The same control on a cell that is not white (UIKit's grouped background #EFEFF4, an app's grey
+    // cells): the track is clear, so inside it is the cell's grey, and the knob, white, is brighter than
+    // both — the knob's rim and its shadow are lines with white on one side and grey on the other.
+    const { image, paint } = canvas(375, 667, 2, [239, 239, 244]);
+    for (const y of [200, 400]) {
+      paint([300, y, 351, y + 31], capsule(300, y, 351, y + 31), [226, 226, 231]);
+      paint([300, y, 351, y + 31], capsule(301.5, y + 1.5, 349.5, y + 29.5), [239, 239, 244]);
+      // The knob's shadow greys the track's middle a little: the border is then hardly darker than it.
+      paint([300, y, 351, y + 31], capsule(303, y + 6, 348, y + 25), [235, 235, 240]);
+      // The knob's soft shadow, a rim, the knob.
+      paint([299, y, 332, y + 32], capsule(299.5, y + 0.5, 331.5, y + 31.5), [225, 225, 229]);
+      paint([300, y, 331, y + 31], capsule(300.5, y + 1, 330.5, y + 30.5), [200, 200, 204]);
+      paint([300, y, 331, y + 31], capsule(301.5, y + 2, 329.5, y + 29.5), [255, 255, 255]);
+    }
+    const found = findSwitches(image);
+    expect(found.map((s) => s.on)).toEqual([false, false]);
+    expect(found[0]?.box[0]).toBeCloseTo(300 / 375, 1);
+  });
+
   it("finds iOS 26 switches (64×28 pt, pill knob, an O label on the off track) in dark mode", () => {
     const { image, paint } = canvas(414, 896, 3, [28, 28, 30]);
     const draw = (y: number, on: boolean) => {
