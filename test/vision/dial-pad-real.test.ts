@@ -1,15 +1,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseConfig } from "../../src/app/config/load.js";
+import { describe, expect, it } from "vitest";
 import type { RealScreen } from "../../src/lab/real/labels.js";
 import type { FracBox } from "../../src/shared/box.js";
-import { IPHONE_61 } from "../../src/shared/phone-model.js";
-import { createVision, type VisionStack } from "../../src/vision/create.js";
 import { applyDialPad, padFromCaps } from "../../src/vision/dial-pad.js";
 import type { Candidate } from "../../src/vision/row.js";
-import { fonts } from "../sim/phone/helpers.js";
 import { loadRealImage, REAL_SET_DIR, realLabel } from "./real-set.js";
+import { realVisionStack } from "./real-vision.js";
 
 /**
  * Keypads apps draw themselves, on real screenshots (`datasets/real-iphone/`, the `re-` screens): thin
@@ -131,21 +128,11 @@ describe("padFromCaps", () => {
 });
 
 describe("a keypad drawn as outline rings, through the whole pipeline", () => {
-  let vision: VisionStack;
-  beforeAll(async () => {
-    vision = await createVision(parseConfig({}), {
-      fonts,
-      clock: { now: () => performance.now() },
-      screenPx: IPHONE_61.screenPx,
-    });
-  });
-  afterAll(async () => {
-    await vision?.close();
-  });
+  const vision = realVisionStack();
 
   it("dials on rings over a wallpaper: each key row taps its own key, none is a Control Center toggle", async () => {
     const label = realLabel("re-jcdialpad-dial.png");
-    const view = await vision.pipeline.fromScreenshot(
+    const view = await vision().pipeline.fromScreenshot(
       readFileSync(join(REAL_SET_DIR, "images", label.image)),
     );
     const keys = view.entries.filter((e) => e.kind === "key");

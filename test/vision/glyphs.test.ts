@@ -1,15 +1,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseConfig } from "../../src/app/config/load.js";
+import { describe, expect, it } from "vitest";
 import { realScreenSchema } from "../../src/lab/real/labels.js";
 import type { RgbImage } from "../../src/shared/image.js";
-import { IPHONE_61 } from "../../src/shared/phone-model.js";
-import { createVision, type VisionStack } from "../../src/vision/create.js";
 import { proposeGlyphs } from "../../src/vision/glyphs.js";
 import { nameIconButtons } from "../../src/vision/icon-shapes.js";
 import type { Candidate } from "../../src/vision/row.js";
-import { fonts } from "../sim/phone/helpers.js";
+import { realVisionStack } from "./real-vision.js";
 
 /** A 390×844 pt white screen at 2 px/pt; `plus` strokes a thin iOS-blue + of `size` pt centred at (x, y) pt. */
 function screen(): RgbImage {
@@ -71,25 +68,14 @@ describe("proposeGlyphs", () => {
 
 /** Real screenshots: icon-only buttons the UI detector misses are listed and named by their shape. */
 describe("icon-only buttons on real screenshots", () => {
-  let vision: VisionStack;
+  const vision = realVisionStack();
   const DATASET = join(import.meta.dirname, "..", "..", "datasets", "real-iphone");
-
-  beforeAll(async () => {
-    vision = await createVision(parseConfig({}), {
-      fonts,
-      clock: { now: () => performance.now() },
-      screenPx: IPHONE_61.screenPx,
-    });
-  });
-  afterAll(async () => {
-    await vision?.close();
-  });
 
   const rowsOn = async (id: string, element: string) => {
     const label = realScreenSchema.parse(
       JSON.parse(readFileSync(join(DATASET, "labels", `${id}.json`), "utf8")),
     );
-    const view = await vision.pipeline.fromScreenshot(readFileSync(join(DATASET, "images", label.image)));
+    const view = await vision().pipeline.fromScreenshot(readFileSync(join(DATASET, "images", label.image)));
     const e = label.elements.find((el) => el.iconOnly && el.label === element);
     if (!e) throw new Error(`no icon-only "${element}" in ${id}`);
     return view.entries.filter((r) => {

@@ -1,14 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseConfig } from "../../src/app/config/load.js";
+import { describe, expect, it } from "vitest";
 import type { RealScreen } from "../../src/lab/real/labels.js";
-import { IPHONE_61 } from "../../src/shared/phone-model.js";
-import { createVision, type VisionStack } from "../../src/vision/create.js";
 import type { ListingEntry } from "../../src/vision/listing.js";
-import { fonts } from "../sim/phone/helpers.js";
 import { REAL_SET_DIR, realLabel } from "./real-set.js";
+import { realVisionStack } from "./real-vision.js";
 
 /**
  * Home screens of the development set (datasets/real-iphone) through the whole pipeline: every labelled
@@ -48,18 +45,7 @@ async function reencoded(name: string, quality: number): Promise<Buffer> {
 }
 
 describe("home screens from SpringBoard's grid (real screenshots)", () => {
-  let vision: VisionStack;
-
-  beforeAll(async () => {
-    vision = await createVision(parseConfig({}), {
-      fonts,
-      clock: { now: () => performance.now() },
-      screenPx: IPHONE_61.screenPx,
-    });
-  });
-  afterAll(async () => {
-    await vision?.close();
-  });
+  const vision = realVisionStack();
 
   it("lists every tile of an iOS 14 home page, named, as PNG and re-encoded at q85 and q90", async () => {
     const name = "rd-homewidget-home-widget.png";
@@ -70,7 +56,7 @@ describe("home screens from SpringBoard's grid (real screenshots)", () => {
       await reencoded(name, 90),
       await reencoded(name, 85),
     ]) {
-      const view = await vision.pipeline.fromScreenshot(image);
+      const view = await vision().pipeline.fromScreenshot(image);
       // Photos' tile is never found by the detector; the q85 copy also loses Maps' (old code).
       expect(missedApps(label, view.entries)).toEqual([]);
       apps.push(
@@ -89,7 +75,7 @@ describe("home screens from SpringBoard's grid (real screenshots)", () => {
       const label = realLabel(name);
       const widget = label.elements.find((e) => e.label === "Scriptable");
       if (!widget) throw new Error(`${name}: no widget labelled`);
-      const view = await vision.pipeline.fromScreenshot(readFileSync(join(REAL_SET_DIR, "images", name)));
+      const view = await vision().pipeline.fromScreenshot(readFileSync(join(REAL_SET_DIR, "images", name)));
       const rows = view.entries.filter((r) => r.kind === "widget");
       expect(rows.map((r) => r.label)).toEqual(["Scriptable"]);
       const row = rows[0] as ListingEntry;

@@ -1,12 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseConfig } from "../../src/app/config/load.js";
+import { describe, expect, it } from "vitest";
 import { type RealScreen, realScreenSchema } from "../../src/lab/real/labels.js";
-import { IPHONE_61 } from "../../src/shared/phone-model.js";
-import { createVision, type VisionStack } from "../../src/vision/create.js";
 import type { ListingEntry } from "../../src/vision/listing.js";
-import { fonts } from "../sim/phone/helpers.js";
+import { realVisionStack } from "./real-vision.js";
 
 /**
  * Acting on real iPhone screenshots through the listing alone, as an agent would: pick rows by kind and
@@ -37,22 +34,11 @@ function hit(label: RealScreen, p: { x: number; y: number }): RealScreen["elemen
 }
 
 describe("acting on real iPhone screenshots through the listing", () => {
-  let vision: VisionStack;
-
-  beforeAll(async () => {
-    vision = await createVision(parseConfig({}), {
-      fonts,
-      clock: { now: () => performance.now() },
-      screenPx: IPHONE_61.screenPx,
-    });
-  });
-  afterAll(async () => {
-    await vision?.close();
-  });
+  const vision = realVisionStack();
 
   it("types a word on the keyboard: every letter's key row taps that key", async () => {
     const { label, image } = load("rv-iqkm-keyboard");
-    const view = await vision.pipeline.fromScreenshot(image);
+    const view = await vision().pipeline.fromScreenshot(image);
     const keys = view.entries.filter((e) => e.kind === "key");
     // Every key of the labelled keyboard has a row, and each row's centre is on its own key.
     const labelledKeys = label.elements.filter((e) => e.kind === "key");
@@ -78,7 +64,7 @@ describe("acting on real iPhone screenshots through the listing", () => {
     // Universe Keyboard (Chinese, English mode): `英` sits where the emoji key does, and the Face ID strip's
     // globe is found only by the glyph proposer, after the keyboard is laid out.
     const { label, image } = load("rb-universekb-t9-qwerty");
-    const view = await vision.pipeline.fromScreenshot(image);
+    const view = await vision().pipeline.fromScreenshot(image);
     const globe = view.entries.find((e) => e.kind === "key" && e.label === "globe");
     expect(globe, "a globe key row").toBeDefined();
     if (globe) expect(hit(label, centre(globe))?.char).toBe("globe");
@@ -88,7 +74,7 @@ describe("acting on real iPhone screenshots through the listing", () => {
 
   it("flips a switch on the Settings screenshot: the right row, the right state", async () => {
     const { label, image } = load("rv-iqkm-settings");
-    const view = await vision.pipeline.fromScreenshot(image);
+    const view = await vision().pipeline.fromScreenshot(image);
     const switches = view.entries.filter((e) => e.kind === "switch");
     expect(switches.length).toBeGreaterThanOrEqual(5);
     // Turn "Should Show TextField Placeholder" off: its row says on, and a tap lands on that switch.
@@ -109,7 +95,7 @@ describe("acting on real iPhone screenshots through the listing", () => {
 
   it("dials on the keypad: each digit's key row taps that key, and X reads as delete", async () => {
     const { label, image } = load("rv-dialer-pin");
-    const view = await vision.pipeline.fromScreenshot(image);
+    const view = await vision().pipeline.fromScreenshot(image);
     const keys = view.entries.filter((e) => e.kind === "key");
     for (const d of Array.from("1234567890*")) {
       const row = keys.find((k) => k.label === d);
@@ -122,7 +108,7 @@ describe("acting on real iPhone screenshots through the listing", () => {
 
   it("lists a keypad's letters as text inside their keys and a T9 keyboard without * 0 #", async () => {
     const { label, image } = load("rb-universekb-t2-candidates");
-    const view = await vision.pipeline.fromScreenshot(image);
+    const view = await vision().pipeline.fromScreenshot(image);
     const keys = view.entries.filter((e) => e.kind === "key");
     for (const want of [...Array.from("123456789"), "123", "space", "return", "delete"]) {
       const row = keys.find((k) => k.label === want);
@@ -144,7 +130,7 @@ describe("acting on real iPhone screenshots through the listing", () => {
 
   it("computes on the calculator by tapping key rows: 12+3=", async () => {
     const { label, image } = load("rb-simplecalc-calculator");
-    const view = await vision.pipeline.fromScreenshot(image);
+    const view = await vision().pipeline.fromScreenshot(image);
     const keys = view.entries.filter((e) => e.kind === "key");
     const pressed = Array.from("12+3=").map((ch) => {
       const row = keys.find((k) => k.label === ch);
@@ -156,7 +142,7 @@ describe("acting on real iPhone screenshots through the listing", () => {
 
   it("lists the status bar as one row with the time", async () => {
     const { image } = load("rv-dialer-pin");
-    const view = await vision.pipeline.fromScreenshot(image);
+    const view = await vision().pipeline.fromScreenshot(image);
     const status = view.entries.filter((e) => e.kind === "status");
     expect(status.map((s) => s.label)).toEqual(["12:05"]);
     expect(view.entries.filter((e) => e !== status[0] && (e.box[1] + e.box[3]) / 2 < 0.045)).toEqual([]);
@@ -165,10 +151,10 @@ describe("acting on real iPhone screenshots through the listing", () => {
   it("a large line under a round button stays text; small names under app tiles still name them", async () => {
     // A note's first line set large under the round back button is content an agent must read, not
     // the button's name (iOS sets app names in 11–12 pt under 60 pt tiles).
-    const note = await vision.pipeline.fromScreenshot(load("rb-universekb-t9-qwerty").image);
+    const note = await vision().pipeline.fromScreenshot(load("rb-universekb-t9-qwerty").image);
     expect(note.entries.find((e) => e.label === "你好")?.kind).toBe("text");
     expect(note.entries.filter((e) => e.kind === "app")).toEqual([]);
-    const home = await vision.pipeline.fromScreenshot(load("rd-homewidget-home-widget").image);
+    const home = await vision().pipeline.fromScreenshot(load("rd-homewidget-home-widget").image);
     expect(home.entries.filter((e) => e.kind === "app").map((e) => e.label)).toEqual(
       expect.arrayContaining(["News", "Wallet"]),
     );
