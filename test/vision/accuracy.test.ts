@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseConfig } from "../../src/app/config/load.js";
+import { describe, expect, it } from "vitest";
 import { type ScreenScore, scoreScreen, scoreTable, totals } from "../../src/lab/eval/evaluate.js";
 import { captureScenario, evalScenarios } from "../../src/lab/eval/scenarios.js";
-import { IPHONE_61 } from "../../src/shared/phone-model.js";
-import { createVision, type VisionStack } from "../../src/vision/create.js";
 import { fonts } from "../sim/phone/helpers.js";
+import { defaultVisionStack } from "./vision-stack.js";
 
 /**
  * The whole seeing path on 50 generated camera screens (15 phone states × en/zh × clean, glare, defocus,
@@ -15,25 +13,14 @@ import { fonts } from "../sim/phone/helpers.js";
  * 94.5% / 5.4%, glare 78.9%.
  */
 describe("vision accuracy on generated camera screens", () => {
-  let vision: VisionStack;
+  const vision = defaultVisionStack();
   const scores: ScreenScore[] = [];
-
-  beforeAll(async () => {
-    vision = await createVision(parseConfig({}), {
-      fonts,
-      clock: { now: () => performance.now() },
-      screenPx: IPHONE_61.screenPx,
-    });
-  });
-  afterAll(async () => {
-    await vision?.close();
-  });
 
   it("finds the screen's elements and reads its text", async () => {
     for (const s of evalScenarios(50)) {
       const capture = await captureScenario(s, fonts);
       scores.push(
-        scoreScreen(capture, await vision.pipeline.fromCamera(capture.frame, capture.screenToCamera)),
+        scoreScreen(capture, await vision().pipeline.fromCamera(capture.frame, capture.screenToCamera)),
       );
     }
     const all = totals(scores);

@@ -6,7 +6,7 @@ import type { FracBox } from "../../src/shared/box.js";
 import { applyDialPad, padFromCaps } from "../../src/vision/dial-pad.js";
 import type { Candidate } from "../../src/vision/row.js";
 import { loadRealImage, REAL_SET_DIR, realLabel } from "./real-set.js";
-import { realVisionStack } from "./real-vision.js";
+import { defaultVisionStack } from "./vision-stack.js";
 
 /**
  * Keypads apps draw themselves, on real screenshots (`datasets/real-iphone/`, the `re-` screens): thin
@@ -128,7 +128,7 @@ describe("padFromCaps", () => {
 });
 
 describe("a keypad drawn as outline rings, through the whole pipeline", () => {
-  const vision = realVisionStack();
+  const vision = defaultVisionStack();
 
   it("dials on rings over a wallpaper: each key row taps its own key, none is a Control Center toggle", async () => {
     const label = realLabel("re-jcdialpad-dial.png");

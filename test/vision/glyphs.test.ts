@@ -6,7 +6,7 @@ import type { RgbImage } from "../../src/shared/image.js";
 import { proposeGlyphs } from "../../src/vision/glyphs.js";
 import { nameIconButtons } from "../../src/vision/icon-shapes.js";
 import type { Candidate } from "../../src/vision/row.js";
-import { realVisionStack } from "./real-vision.js";
+import { defaultVisionStack } from "./vision-stack.js";
 
 /** A 390×844 pt white screen at 2 px/pt; `plus` strokes a thin iOS-blue + of `size` pt centred at (x, y) pt. */
 function screen(): RgbImage {
@@ -68,7 +68,7 @@ describe("proposeGlyphs", () => {
 
 /** Real screenshots: icon-only buttons the UI detector misses are listed and named by their shape. */
 describe("icon-only buttons on real screenshots", () => {
-  const vision = realVisionStack();
+  const vision = defaultVisionStack();
   const DATASET = join(import.meta.dirname, "..", "..", "datasets", "real-iphone");
 
   const rowsOn = async (id: string, element: string) => {

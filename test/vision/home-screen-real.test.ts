@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { RealScreen } from "../../src/lab/real/labels.js";
 import type { ListingEntry } from "../../src/vision/listing.js";
 import { REAL_SET_DIR, realLabel } from "./real-set.js";
-import { realVisionStack } from "./real-vision.js";
+import { defaultVisionStack } from "./vision-stack.js";
 
 /**
  * Home screens of the development set (datasets/real-iphone) through the whole pipeline: every labelled
@@ -45,7 +45,7 @@ async function reencoded(name: string, quality: number): Promise<Buffer> {
 }
 
 describe("home screens from SpringBoard's grid (real screenshots)", () => {
-  const vision = realVisionStack();
+  const vision = defaultVisionStack();
 
   it("lists every tile of an iOS 14 home page, named, as PNG and re-encoded at q85 and q90", async () => {
     const name = "rd-homewidget-home-widget.png";

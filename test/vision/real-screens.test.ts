@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type RealScreen, realScreenSchema } from "../../src/lab/real/labels.js";
 import type { ListingEntry } from "../../src/vision/listing.js";
-import { realVisionStack } from "./real-vision.js";
+import { defaultVisionStack } from "./vision-stack.js";
 
 /**
  * Acting on real iPhone screenshots through the listing alone, as an agent would: pick rows by kind and
@@ -34,7 +34,7 @@ function hit(label: RealScreen, p: { x: number; y: number }): RealScreen["elemen
 }
 
 describe("acting on real iPhone screenshots through the listing", () => {
-  const vision = realVisionStack();
+  const vision = defaultVisionStack();
 
   it("types a word on the keyboard: every letter's key row taps that key", async () => {
     const { label, image } = load("rv-iqkm-keyboard");

@@ -1,29 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseConfig } from "../../../src/app/config/load.js";
-import { IPHONE_61 } from "../../../src/shared/phone-model.js";
+import { describe, expect, it } from "vitest";
 import type { SimPhone } from "../../../src/sim/phone/index.js";
-import { createVision, type VisionStack } from "../../../src/vision/create.js";
-import { fonts, makePhone, PASSCODE } from "./helpers.js";
+import { defaultVisionStack } from "../../vision/vision-stack.js";
+import { makePhone, PASSCODE } from "./helpers.js";
 
 /**
  * The sim's keyboard and keypad must look like the real ones: the product's listing (which recognises
  * real iOS keyboards and dial pads from OCR anchors) reads them key by key from a screenshot.
  */
 describe("the listing reads the simulated keyboard and keypad", () => {
-  let vision: VisionStack;
-  beforeAll(async () => {
-    vision = await createVision(parseConfig({}), {
-      fonts,
-      clock: { now: () => performance.now() },
-      screenPx: IPHONE_61.screenPx,
-    });
-  });
-  afterAll(async () => {
-    await vision?.close();
-  });
+  const vision = defaultVisionStack();
 
   const keyRows = async (phone: SimPhone): Promise<string[]> => {
-    const view = await vision.pipeline.fromScreenshot(await phone.screenshot());
+    const view = await vision().pipeline.fromScreenshot(await phone.screenshot());
     return view.entries.filter((e) => e.kind === "key").map((e) => e.label);
   };
 
@@ -49,7 +37,7 @@ describe("the listing reads the simulated keyboard and keypad", () => {
     const keys = await keyRows(phone);
     for (const k of ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "*", "#"])
       expect(keys, k).toContain(k);
-    const view = await vision.pipeline.fromScreenshot(await phone.screenshot());
+    const view = await vision().pipeline.fromScreenshot(await phone.screenshot());
     expect(view.entries.some((e) => e.kind === "button" && e.label === "call")).toBe(true);
   }, 120_000);
 });

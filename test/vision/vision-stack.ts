@@ -6,10 +6,10 @@ import { fonts } from "../sim/phone/helpers.js";
 
 /**
  * The vision stack a Pi runs (default config, real models), opened before the calling `describe`'s tests
- * and closed after them; for suites that run real screenshots through the whole pipeline. Call it in the
+ * and closed after them; for suites that run screenshots or camera frames through the whole pipeline. Call it in the
  * `describe` body; the returned getter throws when used outside the suite's tests.
  */
-export function realVisionStack(): () => VisionStack {
+export function defaultVisionStack(): () => VisionStack {
   let vision: VisionStack | undefined;
   beforeAll(async () => {
     vision = await createVision(parseConfig({}), {
