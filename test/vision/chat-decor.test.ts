@@ -8,6 +8,7 @@ import { chatDecorations } from "../../src/vision/chat-decor.js";
 import { pictureShare } from "../../src/vision/picture-ink.js";
 import { decodeRgb } from "../../src/vision/rectify.js";
 import type { Candidate } from "../../src/vision/row.js";
+import { row } from "./candidates.js";
 import { REAL_SET_DIR, realLabel } from "./real-set.js";
 
 /**
@@ -19,13 +20,6 @@ async function load(id: string): Promise<{ label: RealScreen; image: RgbImage }>
   const label = realLabel(`${id}.json`);
   return { label, image: await decodeRgb(readFileSync(join(REAL_SET_DIR, "images", label.image))) };
 }
-
-const row = (kind: Candidate["kind"], label: string, box: Candidate["box"]): Candidate => ({
-  kind,
-  label,
-  box,
-  conf: 0.5,
-});
 
 /** The labelled screen as rows: its text lines, and its icon-only elements as icon rows. */
 const labelled = (label: RealScreen): Candidate[] => [

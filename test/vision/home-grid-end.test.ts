@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { RealScreen } from "../../src/lab/real/labels.js";
 import { wallpaperAboveDock } from "../../src/vision/home-wallpaper.js";
 import type { Candidate } from "../../src/vision/row.js";
+import { labelTexts, row } from "./candidates.js";
 import { realLabel } from "./real-set.js";
 
 /**
@@ -11,13 +12,6 @@ import { realLabel } from "./real-set.js";
  */
 const load = (id: string): RealScreen => realLabel(`${id}.json`);
 
-const row = (kind: Candidate["kind"], label: string, box: Candidate["box"]): Candidate => ({
-  kind,
-  label,
-  box,
-  conf: 0.5,
-});
-const texts = (label: RealScreen): Candidate[] => label.text.map((t) => row("text", t.text, t.box));
 const apps = (label: RealScreen): Candidate[] =>
   label.elements.filter((e) => e.kind === "app").map((e) => row("app", e.label, e.box));
 /** rd-fordpass-home-widget-* are 1284 × 2778 screenshots. */
@@ -37,7 +31,7 @@ describe("wallpaper below a home page's last name", () => {
       row("text", "For fire or", [0.192, 0.82, 0.27, 0.832]),
     ];
     const badge = row("text", "4", [0.445, 0.889, 0.466, 0.901]);
-    const rows = [...texts(label), ...apps(label), badge, ...wallpaper];
+    const rows = [...labelTexts(label), ...apps(label), badge, ...wallpaper];
     expect(wallpaperAboveDock(rows, FORDPASS_ASPECT)).toEqual(new Set(wallpaper));
   });
 
@@ -45,13 +39,13 @@ describe("wallpaper below a home page's last name", () => {
     const label = load("rd-fordpass-home-widget-dark");
     const dots = row("button", "page dots", [0.403, 0.814, 0.597, 0.831]);
     const screw = row("icon", "", [0.005, 0.41, 0.067, 0.435]); // as the pipeline listed it (a7c6e4c)
-    const rows = [...texts(label), ...apps(label), dots, screw];
+    const rows = [...labelTexts(label), ...apps(label), dots, screw];
     expect(wallpaperAboveDock(rows, FORDPASS_ASPECT)).toEqual(new Set([screw]));
   });
 
   it("keeps every labelled line of a page full of widgets", () => {
     const label = load("rd-fordpass-home-widgets-light");
-    const rows = [...texts(label), ...apps(label)];
+    const rows = [...labelTexts(label), ...apps(label)];
     expect(wallpaperAboveDock(rows, FORDPASS_ASPECT).size).toBe(0);
   });
 
@@ -59,7 +53,7 @@ describe("wallpaper below a home page's last name", () => {
     const label = load("rd-fordpass-home-widget-medium");
     const name = row("text", "Weather", [0.1, 0.795, 0.2, 0.808]); // centred on the first column
     const logo = row("icon", "", [0.181, 0.76, 0.248, 0.786]);
-    const rows = [...texts(label), ...apps(label), name, logo];
+    const rows = [...labelTexts(label), ...apps(label), name, logo];
     expect(wallpaperAboveDock(rows, FORDPASS_ASPECT).size).toBe(0);
   });
 
@@ -71,12 +65,12 @@ describe("wallpaper below a home page's last name", () => {
       { ...row("app", "Dial", [0.648, 0.905, 0.757, 0.973]), labelBox: [0.65, 0.965, 0.76, 0.993] },
       { ...row("app", "Settings", [0.847, 0.899, 0.961, 0.961]), labelBox: [0.84, 0.965, 0.96, 0.993] },
     ] as Candidate[];
-    expect(wallpaperAboveDock([...texts(label), ...tabs], 960 / 640).size).toBe(0);
+    expect(wallpaperAboveDock([...labelTexts(label), ...tabs], 960 / 640).size).toBe(0);
   });
 
   it("needs a dock: a page with no apps along its bottom loses nothing", () => {
     const label = load("rd-fordpass-home-widget-medium");
-    const rows = [...texts(label), row("text", "A15", [0.188, 0.288, 0.28, 0.308])];
+    const rows = [...labelTexts(label), row("text", "A15", [0.188, 0.288, 0.28, 0.308])];
     expect(wallpaperAboveDock(rows, FORDPASS_ASPECT).size).toBe(0);
   });
 });

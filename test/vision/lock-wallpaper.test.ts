@@ -1,17 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { lockScreenWallpaper } from "../../src/vision/lock-wallpaper.js";
-import type { Candidate } from "../../src/vision/row.js";
+import { row } from "./candidates.js";
 
 /**
  * Shapes in a Lock Screen's wallpaper (`lock-wallpaper.ts`), on rows the pipeline listed (main a7c6e4c)
  * for real screenshots of the development set (`datasets/real-iphone`).
  */
-const row = (kind: Candidate["kind"], label: string, box: Candidate["box"]): Candidate => ({
-  kind,
-  label,
-  box,
-  conf: 0.5,
-});
 
 describe("Lock Screen wallpaper", () => {
   // ra-capacitor-lock-notification (1242 × 2688): an Earth photo behind one notification.

@@ -8,6 +8,7 @@ import { findPictures, listPictures } from "../../src/vision/pictures.js";
 import { decodeRgb, stretchContrast, warpToScreen } from "../../src/vision/rectify.js";
 import type { Candidate } from "../../src/vision/row.js";
 import { centreX, centreY, contains } from "../../src/vision/row.js";
+import { row } from "./candidates.js";
 import { loadRealImage, REAL_SET_DIR, realLabel } from "./real-set.js";
 
 /**
@@ -16,12 +17,6 @@ import { loadRealImage, REAL_SET_DIR, realLabel } from "./real-set.js";
  * labelled text lines, plus boxes where today's pipeline read a map's place names.
  */
 
-const row = (kind: Candidate["kind"], label: string, box: Candidate["box"]): Candidate => ({
-  kind,
-  label,
-  box,
-  conf: 0.5,
-});
 const labelledTexts = (id: string): Candidate[] => realLabel(id).text.map((t) => row("text", t.text, t.box));
 const holds = (p: Candidate["box"], b: Candidate["box"]): boolean => contains(p, centreX(b), centreY(b));
 

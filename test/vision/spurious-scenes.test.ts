@@ -10,6 +10,7 @@ import { decodeRgb } from "../../src/vision/rectify.js";
 import type { Candidate } from "../../src/vision/row.js";
 import { centreX, centreY, contains } from "../../src/vision/row.js";
 import { dropSpuriousRows } from "../../src/vision/spurious.js";
+import { labelTexts, row } from "./candidates.js";
 
 /**
  * Rows that are no target on real screenshots of the development set (`datasets/real-iphone`): passcode
@@ -26,13 +27,6 @@ async function load(id: string): Promise<{ label: RealScreen; image: RgbImage }>
   return { label, image: await decodeRgb(readFileSync(join(DATASET, "images", label.image))) };
 }
 
-const row = (kind: Candidate["kind"], label: string, box: Candidate["box"]): Candidate => ({
-  kind,
-  label,
-  box,
-  conf: 0.5,
-});
-const texts = (label: RealScreen): Candidate[] => label.text.map((t) => row("text", t.text, t.box));
 const keys = (label: RealScreen): Candidate[] =>
   label.elements.filter((e) => e.kind === "key").map((e) => row("key", e.char ?? e.label, e.box));
 const aspectOf = (image: RgbImage): number => image.height / image.width;
@@ -47,7 +41,7 @@ describe("passcode indicators", () => {
       row("icon", "", [0.532, 0.351, 0.599, 0.382]),
       row("icon", "", [0.662, 0.343, 0.751, 0.398]),
     ];
-    const rows = [...texts(label), ...keys(label), ...dots];
+    const rows = [...labelTexts(label), ...keys(label), ...dots];
     expect([...passcodeDots(rows)].sort((a, b) => a.box[0] - b.box[0])).toEqual(dots);
     const kept = dropSpuriousRows(rows, aspectOf(image), image);
     expect(kept.filter((r) => dots.includes(r))).toEqual([]);
@@ -80,12 +74,12 @@ describe("wallpaper above the dock", () => {
       row("text", "Rechargeable Li-ion Battery Model A2653", [0.146, 0.839, 0.572, 0.85]),
       row("text", "WARNING / AVERTISSE", [0.143, 0.856, 0.403, 0.871]),
     ];
-    const rows = [...texts(label), ...dock, dots, ...wallpaper];
+    const rows = [...labelTexts(label), ...dock, dots, ...wallpaper];
     expect(wallpaperAboveDock(rows, aspectOf(image))).toEqual(new Set(wallpaper));
     const kept = dropSpuriousRows(rows, aspectOf(image), image);
     expect(kept.filter((r) => wallpaper.includes(r))).toEqual([]);
     expect(kept).toContain(dots);
-    for (const t of texts(label)) expect(kept.some((r) => r.label === t.label)).toBe(true);
+    for (const t of labelTexts(label)) expect(kept.some((r) => r.label === t.label)).toBe(true);
   });
 
   it("keeps the grid's last row of app names above the page dots", async () => {
@@ -121,7 +115,7 @@ describe("embedded pictures", () => {
     // No labelled text line or element is on it (its lettering is artwork).
     for (const t of label.text) expect(contains(art, centreX(t.box), centreY(t.box))).toBe(false);
     const lettering = row("text", "人类如何丈量世界", [0.218, 0.337, 0.722, 0.369]);
-    const kept = listPictures(image, [...texts(label), lettering]);
+    const kept = listPictures(image, [...labelTexts(label), lettering]);
     expect(kept).not.toContain(lettering);
     expect(kept.length).toBe(label.text.length);
     // With something the detector boxed on it, the picture stays as one icon row of its own box.

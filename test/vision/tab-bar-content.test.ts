@@ -1,14 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { Candidate } from "../../src/vision/row.js";
 import { textAroundTabBar } from "../../src/vision/tab-bar-content.js";
+import { row } from "./candidates.js";
 import { realLabel } from "./real-set.js";
-
-const row = (kind: Candidate["kind"], label: string, box: Candidate["box"]): Candidate => ({
-  kind,
-  label,
-  box,
-  conf: 0.5,
-});
 
 describe("text around a floating tab bar", () => {
   it("drops the page's words seen around Ice Cubes' tab bar, keeps titles and glyphs on symbols", () => {
