@@ -6,16 +6,18 @@ import { realScreenSchema } from "../../src/lab/real/labels.js";
 import { imageHeader } from "../../src/util/image-header.js";
 
 /**
- * Integrity of the two real-screen sets: the development set `datasets/real-iphone/` (rules are built
- * on it) and the check set `datasets/real-iphone-check/` (nobody tunes on it; see its README). Every
+ * Integrity of the real-screen sets: the development set `datasets/real-iphone/` (rules are built on
+ * it) and the check sets `datasets/real-iphone-check/` and `datasets/real-iphone-check2/` (nobody tunes
+ * on them; see their READMEs; the second stays blind because it shares no repository with the first). Every
  * label parses with `realScreenSchema` and names an image of the size it states; every image has
  * exactly one label and exactly one `sources.csv` row with a non-empty licence; and no repository of
- * the check set appears in the development set or in the never-use list (the held-out set draws on
- * those, so a screen from them would leak it).
+ * a check set appears in the development set or in the never-use list (the held-out set draws on
+ * those, so a screen from them would leak it), nor the first check set's in the second.
  */
 
 const DEV = "datasets/real-iphone";
 const CHECK = "datasets/real-iphone-check";
+const CHECK2 = "datasets/real-iphone-check2";
 
 /** The never-use list of `datasets/real-iphone/README.md` (the held-out evaluation set draws on these). */
 const NEVER_USE = [
@@ -166,6 +168,7 @@ function fixture(
 describe("real-screen datasets", () => {
   const dev = checkSet(DEV);
   const check = checkSet(CHECK);
+  const check2 = checkSet(CHECK2);
 
   it("development set: labels parse, one label and one licensed source row per image", () => {
     expect(dev.problems).toEqual([]);
@@ -178,6 +181,15 @@ describe("real-screen datasets", () => {
   it("check set draws on no development-set or never-use repository", () => {
     expect(check.repos.size).toBeGreaterThan(0);
     expect(leaks(check.repos, dev.repos)).toEqual([]);
+  });
+
+  it("second check set: labels parse, one label and one licensed source row per image", () => {
+    expect(check2.problems).toEqual([]);
+  });
+
+  it("second check set draws on no repository of the development set, the first check set or the never-use list", () => {
+    expect(check2.repos.size).toBeGreaterThan(0);
+    expect(leaks(check2.repos, new Set([...dev.repos, ...check.repos]))).toEqual([]);
   });
 
   it("the never-use list here is the one the development set's README states", () => {
