@@ -20,8 +20,13 @@ import { centreY } from "./row.js";
 const FACE_ID_ASPECT = 2;
 /** The strip's top: the inset (34 pt) over the tallest screen's height (932 pt), the smallest share. */
 const STRIP_TOP = 1 - 34 / 932;
-/** A bar's controls lie in the screen's bottom eighth (a tab bar or toolbar is 49–83 pt of 812–932). */
-const BAR_ZONE = 0.875;
+/**
+ * A bar's controls are centred in its band: a tab bar or toolbar with the inset is 83 pt, the largest
+ * share of the shortest Face ID screen (812 pt); a list's content further up is no bar.
+ */
+const BAR_ZONE = 1 - 83 / 812;
+/** A bar item is a symbol or a symbol's round button: about square (a list's photo strip is not). */
+const SQUARE = 2;
 /** A tab item's title lies within this (fraction of the height, ~8 pt) under its symbol's box. */
 const TITLE_GAP = 0.01;
 
@@ -29,9 +34,16 @@ const TITLE_GAP = 0.01;
 export function textUnderBottomBar(rows: readonly Candidate[], aspect: number): Set<Candidate> {
   const out = new Set<Candidate>();
   if (aspect < FACE_ID_ASPECT) return out;
+  const squarish = (r: Candidate): boolean => {
+    const ratio = (r.box[2] - r.box[0]) / ((r.box[3] - r.box[1]) * aspect); // width over height, in pixels
+    return ratio <= SQUARE && ratio >= 1 / SQUARE;
+  };
   const bar = rows.filter(
     (r) =>
-      (r.kind === "icon" || r.kind === "button") && centreY(r.box) >= BAR_ZONE && centreY(r.box) < STRIP_TOP,
+      (r.kind === "icon" || r.kind === "button") &&
+      centreY(r.box) >= BAR_ZONE &&
+      centreY(r.box) < STRIP_TOP &&
+      squarish(r),
   );
   if (bar.length === 0) return out;
   const barFoot = Math.max(...bar.map((r) => r.box[3]));

@@ -28,6 +28,12 @@ describe("textUnderBottomBar", () => {
     expect(textUnderBottomBar([share, fields, history], 16 / 9).size).toBe(0);
   });
 
+  it("keeps a list's last line under a photo's strip boxed low in the list (BingPaper, 590 × 1278)", () => {
+    const strip = row("icon", "", [0.047, 0.868, 0.27, 0.897]);
+    const credit = row("text", "© Alexander Semenov Images/", [0.353, 0.969, 0.798, 0.986]);
+    expect(textUnderBottomBar([strip, credit], 1278 / 590).size).toBe(0);
+  });
+
   it("keeps a tab item's title right under its symbol", () => {
     const symbol = row("icon", "", [0.42, 0.935, 0.5, 0.962]);
     const title = row("text", "Search", [0.4, 0.966, 0.52, 0.98]);
