@@ -1,5 +1,6 @@
 import type { RgbImage } from "../shared/image.js";
 import { inferGridApps } from "./app-grid.js";
+import { iconsOnAppNames } from "./app-name-icons.js";
 import { snapAppTiles } from "./app-tiles.js";
 import { blankIconBoxes } from "./blank-boxes.js";
 import { avatarsBesideBubbles } from "./bubble-avatars.js";
@@ -9,6 +10,7 @@ import { findCcPageTabs } from "./control-center-tabs.js";
 import { textCutByOverlay } from "./cut-text.js";
 import { applyDialPad } from "./dial-pad.js";
 import { proposeGlyphs } from "./glyphs.js";
+import { textUnderBottomBar } from "./home-indicator-text.js";
 import { applyHomeGrid } from "./home-tiles.js";
 import { applyIconMemory, type IconMemory } from "./icon-memory.js";
 import { nameIconButtons } from "./icon-shapes.js";
@@ -17,6 +19,7 @@ import { nameStripKey } from "./keyboard-system-keys.js";
 import { iconsBetweenKeys } from "./keypad-gaps.js";
 import { lockScreenWallpaper } from "./lock-wallpaper.js";
 import { nameAppIcons } from "./named-icons.js";
+import { nestedTextRows } from "./nested-text.js";
 import { splitOutlinedButtons } from "./outlined-buttons.js";
 import { applyPhotoGrid } from "./photo-grid.js";
 import { applyQuickType } from "./quicktype.js";
@@ -70,8 +73,11 @@ export function applyScreenSemantics(
   const blank = blankIconBoxes(screen, out); // wide boxes on a blank fill under camera noise
   const gutter = iconsBetweenKeys(out); // a keypad's gutter between two listed keys
   const avatar = avatarsBesideBubbles(screen, out); // a sender's photo at one bubble's foot
+  const late = [nestedTextRows(out), iconsOnAppNames(out), textUnderBottomBar(out, aspect)]; // f-spur's rules
   const drop = (r: Candidate): boolean => cut.has(r) || chat.has(r) || page.has(r) || lock.has(r);
-  return out.filter((r) => !drop(r) && !blank.has(r) && !gutter.has(r) && !avatar.has(r));
+  return out.filter(
+    (r) => !drop(r) && !blank.has(r) && !gutter.has(r) && !avatar.has(r) && !late.some((s) => s.has(r)),
+  );
 }
 
 /**
