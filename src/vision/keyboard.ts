@@ -1,6 +1,7 @@
 import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
 import { bottomRowCaps } from "./keyboard-bottom-row.js";
+import { capsUpperCase } from "./keyboard-case.js";
 import { systemKeys } from "./keyboard-system-keys.js";
 import type { Candidate } from "./row.js";
 import { boxHeight, boxWidth, centreX, centreY } from "./row.js";
@@ -295,8 +296,18 @@ const worthKeeping = (text: string, key: string): boolean =>
  * `keyboard-system-keys.ts`) are listed too. Rows unchanged when there is no keyboard.
  */
 export function applyKeyboard(rows: readonly Candidate[], aspect: number, screen?: RgbImage): Candidate[] {
-  const fit = fitKeyboard(rows, aspect);
-  if (!fit) return [...rows];
+  const ocrFit = fitKeyboard(rows, aspect);
+  if (!ocrFit) return [...rows];
+  // The caps' case from the glyphs' heights where the pixels show it; else the letters OCR read.
+  const letterCaps = keyboardKeys({ ...ocrFit, upper: false }).filter((k) => /^[a-z]$/.test(k.label));
+  const upper =
+    screen && ocrFit.layer === "letters"
+      ? capsUpperCase(
+          screen,
+          letterCaps.map((k) => ({ letter: k.label, box: k.box })),
+        )
+      : null;
+  const fit = upper === null ? ocrFit : { ...ocrFit, upper };
   const band = keysBand(fit);
   const system = systemKeys(screen, rows, fit);
   let keys = keyboardKeys(fit);
