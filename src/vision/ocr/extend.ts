@@ -87,14 +87,23 @@ export function extendAlongLines(image: InkImage, boxes: readonly PixelBox[]): P
   // Each region's ink inside its kernel: which regions stand on one line, as tall as each other.
   const inks = boxes.map((b) => ({ box: b, ink: tightenToInk(image, kernel(b)) }));
   const grown = boxes.map((b) => grow(image, b, inks));
-  const out: (Grown | undefined)[] = [...grown];
+  // `parts`: the detector's own regions' ink in each merged region.
+  const out: ((Grown & { parts: PixelBox[] }) | undefined)[] = grown.map((g) => ({ ...g, parts: [g.found] }));
   for (let i = 0; i < out.length; i++) {
     for (let j = i + 1; j < out.length; j++) {
       const a = out[i];
       const b = out[j];
-      // Regions that met before growing were kept apart by the detector (a label over its reflection).
-      if (!a || !b || !(sameLine(a.ink, b.ink) || sharedInk(a, b)) || sameLine(a.found, b.found)) continue;
-      out[i] = { box: union(a.box, b.box), ink: union(a.ink, b.ink), found: union(a.found, b.found) };
+      // Regions that met before growing were kept apart by the detector (a label over its reflection);
+      // judged region by region, not on merged spans: two merged runs of a tab bar's labels overlap
+      // along the bar though no two of their labels met (`Find … Settings` read twice on a filmed bar).
+      if (!a || !b || !(sameLine(a.ink, b.ink) || sharedInk(a, b))) continue;
+      if (a.parts.some((p) => b.parts.some((q) => sameLine(p, q)))) continue;
+      out[i] = {
+        box: union(a.box, b.box),
+        ink: union(a.ink, b.ink),
+        found: union(a.found, b.found),
+        parts: [...a.parts, ...b.parts],
+      };
       out[j] = undefined;
       j = i; // the merged region may now meet an earlier one
     }
