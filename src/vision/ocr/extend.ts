@@ -54,6 +54,10 @@ const WORD_GAP = 0.45;
 const PEAK_SHARE = 0.5;
 /** How far (px) ink must reach past a region's edge for the region to grow. */
 const PAST_EDGE = 1;
+/** Columns of ink (px) two regions must share to be read as one: more than a glyph's anti-aliased fringe. */
+const SHARED_COLUMNS = 3;
+/** How far (ink heights of the shorter) the tops of two regions' ink on one line may differ. */
+const TOP_SLACK = 0.2;
 /** Margin (ink heights) left beside ink the region grew over. */
 const MARGIN = 0.25;
 /** How far (ink heights) ink may reach past the band's top and bottom and still be the line's. */
@@ -83,14 +87,23 @@ export function extendAlongLines(image: InkImage, boxes: readonly PixelBox[]): P
   // Each region's ink inside its kernel: which regions stand on one line, as tall as each other.
   const inks = boxes.map((b) => ({ box: b, ink: tightenToInk(image, kernel(b)) }));
   const grown = boxes.map((b) => grow(image, b, inks));
-  const out: (Grown | undefined)[] = [...grown];
+  // `parts`: the detector's own regions' ink in each merged region.
+  const out: ((Grown & { parts: PixelBox[] }) | undefined)[] = grown.map((g) => ({ ...g, parts: [g.found] }));
   for (let i = 0; i < out.length; i++) {
     for (let j = i + 1; j < out.length; j++) {
       const a = out[i];
       const b = out[j];
-      // Regions that met before growing were kept apart by the detector (a label over its reflection).
-      if (!a || !b || !sameLine(a.ink, b.ink) || sameLine(a.found, b.found)) continue;
-      out[i] = { box: union(a.box, b.box), ink: union(a.ink, b.ink), found: union(a.found, b.found) };
+      // Regions that met before growing were kept apart by the detector (a label over its reflection);
+      // judged region by region, not on merged spans: two merged runs of a tab bar's labels overlap
+      // along the bar though no two of their labels met (`Find … Settings` read twice on a filmed bar).
+      if (!a || !b || !(sameLine(a.ink, b.ink) || sharedInk(a, b))) continue;
+      if (a.parts.some((p) => b.parts.some((q) => sameLine(p, q)))) continue;
+      out[i] = {
+        box: union(a.box, b.box),
+        ink: union(a.ink, b.ink),
+        found: union(a.found, b.found),
+        parts: [...a.parts, ...b.parts],
+      };
       out[j] = undefined;
       j = i; // the merged region may now meet an earlier one
     }
@@ -105,6 +118,21 @@ function sameLine(a: PixelBox, b: PixelBox): boolean {
   const hb = b.y1 - b.y0;
   const overlap = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
   return overlap >= 0.6 * Math.min(ha, hb) && Math.max(ha, hb) <= 1.4 * Math.min(ha, hb);
+}
+
+/**
+ * Whether one region grew over ink the other region's kernel holds, on the same band: both would read
+ * those glyphs (`Updated: 2 Hours` + `urs ago` read `Hours irs ago` on a camera frame). Their heights
+ * may differ more than `sameLine` allows: a weak map cuts a small line's region short at its bottom
+ * (the detector's box 11 px tall over ink 15 px tall), and a part with descenders (`ago`) is taller.
+ * The tops of the two inks — cap and ascender line, which every Latin or Han line reaches — must agree.
+ */
+function sharedInk(a: Grown, b: Grown): boolean {
+  const over = (g: PixelBox, f: PixelBox) => Math.min(g.x1, f.x1) - Math.max(g.x0, f.x0) >= SHARED_COLUMNS;
+  if (!over(a.ink, b.found) && !over(b.ink, a.found)) return false;
+  const h = Math.min(a.ink.y1 - a.ink.y0, b.ink.y1 - b.ink.y0);
+  const overlap = Math.min(a.ink.y1, b.ink.y1) - Math.max(a.ink.y0, b.ink.y0);
+  return overlap >= 0.6 * h && Math.abs(a.ink.y0 - b.ink.y0) <= TOP_SLACK * h;
 }
 
 function union(a: PixelBox, b: PixelBox): PixelBox {

@@ -2,6 +2,7 @@ import type { InferenceSession, Tensor } from "onnxruntime-node";
 import type { RgbImage } from "../../shared/image.js";
 import { PiclawError } from "../../util/errors.js";
 import type { OcrEngine, TextLine } from "../types.js";
+import { countedBarsIn } from "./bar-count.js";
 import { recoverSkippedHan, splitAtHanGaps, unifyHanScript, variantPartners } from "./cjk.js";
 import { hanRunsOn, readOnPastCuts } from "./cjk-ends.js";
 import { codeBrackets } from "./code-brackets.js";
@@ -12,6 +13,7 @@ import { ellipsisDash, typographicDashes } from "./dashes.js";
 import { dbBoxes, detectionInput, detectionInputGrey, detectionSize, type PixelBox } from "./detect.js";
 import { extendAlongLines } from "./extend.js";
 import { gluedBars } from "./glued-bars.js";
+import { trailingHanDot } from "./han-dot.js";
 import { endsWithRaisedMark, type InkImage, tightenToInk, withLeadingDash } from "./ink.js";
 import { gluedIcon, iconReadAsOpener, leadingIcon } from "./lead-icon.js";
 import { caseFromInk, keypadPlus, underZero } from "./letter-case.js";
@@ -34,6 +36,7 @@ import {
 import { slashesFromInk } from "./slashes.js";
 import { splitAtGaps } from "./split.js";
 import { copyrightSign, parenthesisedChecks, verticalBars } from "./symbols.js";
+import { readTimePeriods } from "./time-suffix.js";
 import { closingQuote, initialCase, typographicQuotes } from "./typography.js";
 
 /** The parts of onnxruntime-node the engine uses (injected, so the engine never imports a singleton). */
@@ -148,6 +151,13 @@ export class PaddleOcrEngine implements OcrEngine {
     await readOnPastCuts(read, boxes, width, this.options.minConfidence, (wider, which) =>
       this.read(detail, wider.map(toDetail), which),
     );
+    await readTimePeriods(read, boxes, this.options.minConfidence, (again, which) =>
+      this.read(detail, again.map(toDetail), which),
+    );
+    read.forEach((r, i) => {
+      const box = boxes[i];
+      if (box) read[i] = countedBarsIn(r, detail, toDetail(box), toDetail(tightenToInk(flat, box)));
+    });
     const lines: TextLine[] = [];
     // A region read as two labels (`splitAtHanGaps`) lists each on its own.
     const pieces = read.flatMap((r, i) => [r, ...(r.rest ?? [])].map((piece) => ({ r: piece, i })));
@@ -233,7 +243,7 @@ export class PaddleOcrEngine implements OcrEngine {
         const cut =
           parts.length === 1 ? line : tightenToInk(flat, { ...line, x0: piece.x0 / sx, x1: piece.x1 / sx });
         lines.push({
-          text: ellipsisDash(piece.text, detail, toDetail(cut)),
+          text: trailingHanDot(ellipsisDash(piece.text, detail, toDetail(cut)), detail, toDetail(cut)),
           conf: r.conf,
           box: [cut.x0 / width, cut.y0 / height, cut.x1 / width, cut.y1 / height],
         });

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { filmedRealScreen } from "./filmed-real.js";
+import { useRealOcrEngine } from "./real-engine.js";
+
+/**
+ * Dev-set screens filmed as `bench/real-screens.ts --camera` films them (seed 7 + the screen's index),
+ * each a line the camera frame lost and the screenshot kept: two regions of one line both reading the
+ * glyphs between them (`extend.ts`), a third stem read into `All` (`bar-count.ts`), the radical `丶` read
+ * as the comma `、` (`han-dot.ts`), a time's `AM` read `M` (`time-suffix.ts`), a blue back button and a
+ * black title a blurred gap joined (`ink-colour.ts`).
+ */
+describe("camera-frame lines the blur misread, on filmed real screens", () => {
+  const engine = useRealOcrEngine();
+  const texts = async (name: string, seed: number) =>
+    (await engine().recognize(await filmedRealScreen(name, seed))).map((l) => l.text);
+
+  it("reads Updated: 2 Hours ago once, and All Closed with two stems (rd-fordpass-home-widgets-light)", async () => {
+    const t = await texts("rd-fordpass-home-widgets-light.jpg", 115);
+    // The widget's last line was found as `…2 Hours` and `urs ago`, which read `irs ago`.
+    expect(t.filter((s) => s === "Updated: 2 Hours ago")).toHaveLength(3);
+    expect(t.some((s) => s.includes("irs ago"))).toBe(false);
+    expect(t).not.toContain("AllI Closed");
+    expect(t).toContain("All Closed");
+  }, 120_000);
+
+  it("reads All Closed, not AllI Closed (rd-fordpass-home-widget-dark)", async () => {
+    const t = await texts("rd-fordpass-home-widget-dark.jpg", 113);
+    expect(t.filter((s) => s === "All Closed")).toHaveLength(2);
+    expect(t.some((s) => /All[lI]+ /u.test(s))).toBe(false);
+  }, 120_000);
+
+  it("keeps Gallery's two l: the second touches the e, so its ink shows one stem (rd-zkytech-scriptable-list)", async () => {
+    expect(await texts("rd-zkytech-scriptable-list.jpg", 120)).toContain("Gallery");
+  }, 120_000);
+
+  it("cuts a tinted back button from a black title a blurred gap joined (ra-noupdatecircles-settings)", async () => {
+    const t = await texts("ra-noupdatecircles-settings.png", 20);
+    expect(t).toContain("Settings");
+    expect(t).toContain("NoUpdateCircles");
+  }, 120_000);
+
+  it("ends a player's name with the radical 丶, whose dot stands high (rc-300hero-leaderboard-dark)", async () => {
+    const t = await texts("rc-300hero-leaderboard-dark.jpg", 74);
+    expect(t).toContain("战场求败丶");
+    expect(t).not.toContain("战场求败、");
+  }, 120_000);
+
+  it("reads a timestamp's AM (rb-messagekit-chat)", async () => {
+    const t = await texts("rb-messagekit-chat.png", 58);
+    expect(t).toContain("Sat, 13 Apr, 10:09 AM");
+  }, 120_000);
+});
