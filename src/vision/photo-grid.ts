@@ -130,6 +130,11 @@ export function contentMask(screen: RgbImage, page: readonly number[], f: number
     );
   };
   const content = new Uint8Array(w * h);
+  // One pixel per block: its top row and left column are that pixel, tested once, not twice.
+  if (f === 1) {
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (!isPage(x, y)) content[y * w + x] = 1;
+    return content;
+  }
   for (let y = 0; y < h; y++)
     for (let x = 0; x < w; x++) {
       let onPage = false;
