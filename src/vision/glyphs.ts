@@ -176,8 +176,9 @@ interface Blob {
 function components(ink: Uint8Array, w: number, h: number): { labels: Int32Array; blobs: Blob[] } {
   const labels = new Int32Array(w * h);
   const blobs: Blob[] = [];
-  // A pixel is pushed once (labelled as it is pushed), so w·h entries suffice; typed, so no boxed array.
-  const stack = new Int32Array(w * h);
+  // Typed, so no boxed array; grown as a region needs (a pixel is pushed once, at most 8 per pixel popped),
+  // not w·h up front: most regions are a letter's few pixels, and external memory is peak RSS.
+  let stack: Int32Array = new Int32Array(4096);
   let top = 0;
   for (let start = 0; start < w * h; start++) {
     if (!ink[start] || labels[start]) continue;
@@ -187,6 +188,7 @@ function components(ink: Uint8Array, w: number, h: number): { labels: Int32Array
     stack[top++] = start;
     while (top > 0) {
       const p = stack[--top] as number;
+      if (top + 8 > stack.length) stack = doubled(stack);
       const x = p % w;
       const y = (p - x) / w;
       b.n++;
@@ -209,6 +211,13 @@ function components(ink: Uint8Array, w: number, h: number): { labels: Int32Array
     blobs.push(b);
   }
   return { labels, blobs };
+}
+
+/** `stack` copied into one twice as long. */
+function doubled(stack: Int32Array): Int32Array {
+  const out = new Int32Array(stack.length * 2);
+  out.set(stack);
+  return out;
 }
 
 const near = (a: Blob, b: Blob, gap: number): boolean =>
