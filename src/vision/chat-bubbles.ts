@@ -142,19 +142,32 @@ export function bubbleAround(
     dx: number,
     dy: number,
   ): { at: number; edge: boolean; page: number[] } => {
-    let ref = fill;
+    // The reference colour in three locals and each pixel read in place (as `pixel` reads it, clamped and
+    // rounded): a walk steps over many pixels, and an array per step was most of the pass's garbage.
+    let r0 = fill[0] ?? 0;
+    let r1 = fill[1] ?? 0;
+    let r2 = fill[2] ?? 0;
+    const data = screen.data;
     let cx = x;
     let cy2 = y;
     for (;;) {
       const nx = cx + dx;
       const ny = cy2 + dy;
-      if (nx < 0 || ny < 0 || nx >= W || ny >= H) return { at: dx ? cx : cy2, edge: false, page: ref };
-      const c = px(nx, ny);
-      if (distance(c, ref) > FILL_TOL) break;
-      ref = ref.map((v, i) => 0.8 * v + 0.2 * (c[i] ?? 0));
+      if (nx < 0 || ny < 0 || nx >= W || ny >= H)
+        return { at: dx ? cx : cy2, edge: false, page: [r0, r1, r2] };
+      const i =
+        (Math.min(H - 1, Math.max(0, Math.round(ny))) * W + Math.min(W - 1, Math.max(0, Math.round(nx)))) * 3;
+      const c0 = data[i] ?? 0;
+      const c1 = data[i + 1] ?? 0;
+      const c2 = data[i + 2] ?? 0;
+      if (Math.max(Math.abs(c0 - r0), Math.abs(c1 - r1), Math.abs(c2 - r2)) > FILL_TOL) break;
+      r0 = 0.8 * r0 + 0.2 * c0;
+      r1 = 0.8 * r1 + 0.2 * c1;
+      r2 = 0.8 * r2 + 0.2 * c2;
       cx = nx;
       cy2 = ny;
     }
+    const ref = [r0, r1, r2];
     let edge = false;
     for (let k = 1; k <= d && !edge; k++) edge = distance(px(cx + dx * k, cy2 + dy * k), ref) >= EDGE;
     return { at: dx ? cx : cy2, edge, page: px(cx + dx * d, cy2 + dy * d) };
@@ -209,5 +222,9 @@ const mean = (cs: readonly number[][]): number[] =>
   [0, 1, 2].map((c) => cs.reduce((s, v) => s + (v[c] ?? 0), 0) / Math.max(1, cs.length));
 
 /** Largest channel difference. */
-export const distance = (a: readonly number[], b: readonly number[]): number =>
-  Math.max(...a.map((v, i) => Math.abs(v - (b[i] ?? 0))));
+export const distance = (a: readonly number[], b: readonly number[]): number => {
+  // As `Math.max(...a.map(…))`, without an array and a spread per call (a walk calls it per pixel).
+  let m = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs((a[i] as number) - (b[i] ?? 0)));
+  return m;
+};

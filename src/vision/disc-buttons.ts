@@ -165,14 +165,40 @@ export function proposeDiscButtons(screen: RgbImage, rows: readonly Candidate[])
         stack[top++] = p + w;
       }
     }
+    const found = discButton(label, w, h, id, x0, y0, x1, y1, n, minD, maxD, rows);
+    if (found) out.push(found);
+  }
+  return out;
+}
+
+/**
+ * The row for region `id` (box `x0`…`y1`, `n` pixels) when it is a disc button no row covers. Apart from
+ * the fill loop: its rarely taken branches, inside the loop, deoptimised it region after region, and the
+ * unoptimised fill boxed its numbers (~27 MB of garbage a peek).
+ */
+function discButton(
+  label: Int32Array,
+  w: number,
+  h: number,
+  id: number,
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+  n: number,
+  minD: number,
+  maxD: number,
+  rows: readonly Candidate[],
+): Candidate | undefined {
+  {
     const bw = x1 - x0;
     const bh = y1 - y0;
-    if (bw < minD || bw > maxD || Math.abs(bw - bh) > 0.12 * bw) continue;
-    if (n < 0.4 * bw * bh) continue;
+    if (bw < minD || bw > maxD || Math.abs(bw - bh) > 0.12 * bw) return undefined;
+    if (n < 0.4 * bw * bh) return undefined;
     const disc = discShape(label, w, id, x0, y0, x1, y1);
-    if (!disc) continue;
+    if (!disc) return undefined;
     const symbol = (disc.filled - n) / disc.filled;
-    if (symbol < MIN_SYMBOL || symbol > MAX_SYMBOL) continue;
+    if (symbol < MIN_SYMBOL || symbol > MAX_SYMBOL) return undefined;
     const box: Candidate["box"] = [x0 / w, y0 / h, x1 / w, y1 / h];
     const cx = (x0 + x1) / 2 / w;
     const cy = (y0 + y1) / 2 / h;
@@ -184,10 +210,9 @@ export function proposeDiscButtons(screen: RgbImage, rows: readonly Candidate[])
         (r.box[1] + r.box[3]) / 2 >= box[1] &&
         (r.box[1] + r.box[3]) / 2 <= box[3],
     );
-    if (covered || inside) continue;
-    out.push({ kind: "icon", label: "", box, conf: 0.6 });
+    if (covered || inside) return undefined;
+    return { kind: "icon", label: "", box, conf: 0.6 };
   }
-  return out;
 }
 
 /** The filled area of region `id` in its box when its outline is a circle (see the module comment). */

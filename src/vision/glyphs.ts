@@ -97,6 +97,12 @@ function downsample(screen: RgbImage, targetW: number): Work {
   const xs = new Int32Array(w + 1);
   for (let x = 0; x <= w; x++) xs[x] = Math.min(W, Math.floor(x * f));
   const px = new Float32Array(w * h);
+  if (f === 1) {
+    // One source pixel per working pixel (a 585 px screen): the same luma as below (0 + v, then / 1).
+    for (let i = 0, o = 0; i < w * h; i++, o += 3)
+      px[i] = 0.299 * (data[o] as number) + 0.587 * (data[o + 1] as number) + 0.114 * (data[o + 2] as number);
+    return { w, h, px };
+  }
   for (let y = 0; y < h; y++) {
     const sy0 = Math.floor(y * f);
     const sy1 = Math.max(sy0 + 1, Math.min(H, Math.floor((y + 1) * f)));
@@ -170,15 +176,19 @@ interface Blob {
 function components(ink: Uint8Array, w: number, h: number): { labels: Int32Array; blobs: Blob[] } {
   const labels = new Int32Array(w * h);
   const blobs: Blob[] = [];
-  const stack: number[] = [];
+  // Typed, so no boxed array; grown as a region needs (a pixel is pushed once, at most 8 per pixel popped),
+  // not w·h up front: most regions are a letter's few pixels, and external memory is peak RSS.
+  let stack: Int32Array = new Int32Array(4096);
+  let top = 0;
   for (let start = 0; start < w * h; start++) {
     if (!ink[start] || labels[start]) continue;
     const id = blobs.length + 1;
     const b: Blob = { x0: w, y0: h, x1: 0, y1: 0, n: 0 };
     labels[start] = id;
-    stack.push(start);
-    while (stack.length > 0) {
-      const p = stack.pop() as number;
+    stack[top++] = start;
+    while (top > 0) {
+      const p = stack[--top] as number;
+      if (top + 8 > stack.length) stack = doubled(stack);
       const x = p % w;
       const y = (p - x) / w;
       b.n++;
@@ -194,13 +204,20 @@ function components(ink: Uint8Array, w: number, h: number): { labels: Int32Array
           const q = yy * w + xx;
           if (ink[q] && !labels[q]) {
             labels[q] = id;
-            stack.push(q);
+            stack[top++] = q;
           }
         }
     }
     blobs.push(b);
   }
   return { labels, blobs };
+}
+
+/** `stack` copied into one twice as long. */
+function doubled(stack: Int32Array): Int32Array {
+  const out = new Int32Array(stack.length * 2);
+  out.set(stack);
+  return out;
 }
 
 const near = (a: Blob, b: Blob, gap: number): boolean =>

@@ -130,6 +130,11 @@ export function contentMask(screen: RgbImage, page: readonly number[], f: number
     );
   };
   const content = new Uint8Array(w * h);
+  // One pixel per block: its top row and left column are that pixel, tested once, not twice.
+  if (f === 1) {
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (!isPage(x, y)) content[y * w + x] = 1;
+    return content;
+  }
   for (let y = 0; y < h; y++)
     for (let x = 0; x < w; x++) {
       let onPage = false;
@@ -285,7 +290,8 @@ function textured(screen: RgbImage, c: Comp, f: number): boolean {
 export function components(mask: Uint8Array, w: number, h: number): Comp[] {
   const seen = new Uint8Array(w * h);
   const out: Comp[] = [];
-  const stack = new Int32Array(w * h);
+  // Grown as a component needs (at most 4 pushes per pixel popped), not w·h up front (external memory).
+  let stack = new Int32Array(4096);
   for (let start = 0; start < w * h; start++) {
     if (!mask[start] || seen[start]) continue;
     const c: Comp = { x0: w, y0: h, x1: 0, y1: 0, n: 0 };
@@ -294,6 +300,11 @@ export function components(mask: Uint8Array, w: number, h: number): Comp[] {
     stack[top++] = start;
     while (top > 0) {
       const p = stack[--top] as number;
+      if (top + 4 > stack.length) {
+        const grown = new Int32Array(stack.length * 2);
+        grown.set(stack);
+        stack = grown;
+      }
       const x = p % w;
       const y = (p - x) / w;
       c.n++;

@@ -85,8 +85,11 @@ interface Grown {
  */
 export function extendAlongLines(image: InkImage, boxes: readonly PixelBox[]): PixelBox[] {
   // Each region's ink inside its kernel: which regions stand on one line, as tall as each other.
-  const inks = boxes.map((b) => ({ box: b, ink: tightenToInk(image, kernel(b)) }));
-  const grown = boxes.map((b) => grow(image, b, inks));
+  const inks = boxes.map((b) => {
+    const core = kernel(b);
+    return { box: b, core, ink: tightenToInk(image, core) };
+  });
+  const grown = inks.map((r) => grow(image, r, inks));
   // `parts`: the detector's own regions' ink in each merged region.
   const out: ((Grown & { parts: PixelBox[] }) | undefined)[] = grown.map((g) => ({ ...g, parts: [g.found] }));
   for (let i = 0; i < out.length; i++) {
@@ -151,10 +154,14 @@ function kernel(box: PixelBox): PixelBox {
   return { ...box, x0: box.x0 + inset, x1: box.x1 - inset };
 }
 
-function grow(image: InkImage, box: PixelBox, regions: readonly { box: PixelBox; ink: PixelBox }[]): Grown {
+/** `region`: the box, its kernel and the kernel's ink (`tightenToInk`, measured once for both uses). */
+function grow(
+  image: InkImage,
+  region: { box: PixelBox; core: PixelBox; ink: PixelBox },
+  regions: readonly { box: PixelBox; ink: PixelBox }[],
+): Grown {
   // The line is measured inside the detector's kernel: the unclip margin may hold part of an icon.
-  const core = kernel(box);
-  const ink = tightenToInk(image, core);
+  const { box, core, ink } = region;
   const h = ink.y1 - ink.y0;
   // `tightenToInk` leaves a pixel above the ink and two below it.
   const inkHeight = h - 2;

@@ -35,6 +35,9 @@ export interface GreyCrop {
  */
 export type InkImage = RgbImage | GrayImage;
 
+/** `luma` of three equal channels `v`, term by term (so the float32 stored is the same), by `v`. */
+const GREY_LUMA = Float32Array.from({ length: 256 }, (_, v) => 0.299 * v + 0.587 * v + 0.114 * v);
+
 /** The box clipped to the image and cropped to luma; null when smaller than `minW`×`minH`. */
 export function greyCrop(image: InkImage, box: PixelBox, minW: number, minH: number): GreyCrop | null {
   const x0 = Math.max(0, Math.floor(box.x0));
@@ -54,18 +57,23 @@ export function greyCrop(image: InkImage, box: PixelBox, minW: number, minH: num
       }
   else
     for (let y = 0; y < h; y++)
-      for (let x = 0; x < w; x++) {
-        // `luma` of three equal channels, term by term, so the float32 stored is the same.
-        const v = d[(y0 + y) * image.width + x0 + x] ?? 0;
-        grey[y * w + x] = 0.299 * v + 0.587 * v + 0.114 * v;
-      }
-  const border: number[] = [];
-  for (let x = 0; x < w; x++) border.push(grey[x] ?? 0, grey[(h - 1) * w + x] ?? 0);
-  for (let y = 0; y < h; y++) border.push(grey[y * w] ?? 0, grey[y * w + w - 1] ?? 0);
-  border.sort((a, b) => a - b);
+      for (let x = 0, o = (y0 + y) * image.width + x0; x < w; x++, o++)
+        grey[y * w + x] = GREY_LUMA[d[o] as number] as number;
+  // Typed, sorted numerically in place (no comparator call per pair, no boxed numbers): the same median.
+  const border = new Float64Array(2 * (w + h));
+  let k = 0;
+  for (let x = 0; x < w; x++) {
+    border[k++] = grey[x] as number;
+    border[k++] = grey[(h - 1) * w + x] as number;
+  }
+  for (let y = 0; y < h; y++) {
+    border[k++] = grey[y * w] as number;
+    border[k++] = grey[y * w + w - 1] as number;
+  }
+  border.sort();
   const bg = border[Math.floor(border.length / 2)] ?? 0;
   let maxDiff = 0;
-  for (const v of grey) maxDiff = Math.max(maxDiff, Math.abs(v - bg));
+  for (let i = 0; i < grey.length; i++) maxDiff = Math.max(maxDiff, Math.abs((grey[i] as number) - bg));
   return { x0, y0, w, h, grey, bg, maxDiff };
 }
 
