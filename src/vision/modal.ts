@@ -37,6 +37,8 @@ const BUTTON_MAX = 0.195;
 const COLUMNS = 400;
 /** Luma step (levels) of a hairline against the fill above and below it. */
 const LINE_STEP = 5;
+/** …and the larger of its two steps (above, below) is at most this many times the smaller (`stepsOff`). */
+const LINE_STEPS_ALIKE = 3;
 
 /** A button title is centred on the card: its centre within this fraction of the width of the middle. */
 const TITLE_CENTRED = 0.015;
@@ -254,14 +256,19 @@ function hairlines(luma: Uint8Array, W: number, y0: number, y1: number, tolerant
 
 /**
  * Whether the pixel at `p` steps by ≥ LINE_STEP, with the same sign, against the pixels `d` rows above
- * and below: a hairline. `d` = 2 finds a one-pixel line; 3 also finds it when a camera's blur has
- * spread it over two rows (each then only part-way to its full step against rows two away).
+ * and below, by about as much: a hairline. `d` = 2 finds a one-pixel line; 3 also finds it when a
+ * camera's blur has spread it over two rows (each then only part-way to its full step against rows two
+ * away). A separator divides one fill (the card's material above and below it), so its two steps are
+ * alike; a JPEG's ringing along the edge between two fills (a dark grouped cell on black) overshoots
+ * by a few levels against the near fill and by the whole edge against the far one (`LINE_STEPS_ALIKE`).
  */
 function stepsOff(luma: Uint8Array, p: number, W: number, d: number): boolean {
   const c = luma[p] ?? 0;
   const up = c - (luma[p - d * W] ?? 0);
   const down = c - (luma[p + d * W] ?? 0);
-  return Math.abs(up) >= LINE_STEP && Math.abs(down) >= LINE_STEP && Math.sign(up) === Math.sign(down);
+  const [lo, hi] =
+    Math.abs(up) < Math.abs(down) ? [Math.abs(up), Math.abs(down)] : [Math.abs(down), Math.abs(up)];
+  return lo >= LINE_STEP && Math.sign(up) === Math.sign(down) && lo * LINE_STEPS_ALIKE >= hi;
 }
 
 /**
