@@ -204,7 +204,14 @@ function smoothRows(luma: Uint8Array, W: number): Uint8Array {
  * `widthPx` is the screen's width in the rows' pixels.
  */
 function buttonStack(same: readonly Line[], first: Line, widthPx: number): Line[] {
-  const sorted = [...same].sort((a, b) => a.y - b.y);
+  // A hairline a resample spread over two or three rows (a screenshot shown at another size) can be
+  // found in each, with ends a few pixels apart: one line (the one through `first`, if any).
+  const sorted: Line[] = [];
+  for (const s of [...same].sort((a, b) => a.y - b.y)) {
+    const prev = sorted[sorted.length - 1];
+    if (!prev || s.y - prev.y > 3) sorted.push(s);
+    else if (s === first) sorted[sorted.length - 1] = s;
+  }
   const apart = (a: Line | undefined, b: Line | undefined): boolean =>
     !!a && !!b && b.y - a.y >= BUTTON_MIN * widthPx && b.y - a.y <= BUTTON_MAX * widthPx;
   let i = sorted.indexOf(first);
