@@ -49,10 +49,12 @@ interface Work {
 }
 
 /**
- * The mean of each `W / targetW` block: a disc's flat fill survives, and a JPEG's block noise (a few
- * levels a pixel at quality 70–85, more in the chroma of saturated fills) averages down instead of
- * breaking the fill into regions at `FLAT` — one sampled pixel a block kept all of it (a q70 copy of a
- * screenshot lost most of its discs).
+ * One pixel per `W / targetW` block: a disc's flat fill survives. From blocks of 3×3 up (a 3× screenshot)
+ * the block's mean, so that a JPEG's block noise (a few levels a pixel at quality 70–85, more in the
+ * chroma of saturated fills) averages down instead of breaking the fill into regions at `FLAT` — the
+ * block's centre pixel kept all of it (a q70 copy of a 1170 px screenshot lost its discs). Blocks of 2×2
+ * keep their centre pixel: there the mean blends a disc's anti-aliased rim into whole cells on one side
+ * and the chord test (`discShape`) failed (a 3× screenshot shown at 2×, 784 px: its discs were lost).
  */
 function downsample(screen: RgbImage, targetW: number): Work {
   const { width: W, height: H, data } = screen;
@@ -60,6 +62,20 @@ function downsample(screen: RgbImage, targetW: number): Work {
   const w = Math.floor(W / f);
   const h = Math.floor(H / f);
   const rgb = new Uint8Array(w * h * 3);
+  if (f < 3) {
+    const half = f >> 1;
+    for (let y = 0; y < h; y++) {
+      const row = (y * f + half) * W;
+      for (let x = 0; x < w; x++) {
+        const o = (row + x * f + half) * 3;
+        const d = (y * w + x) * 3;
+        rgb[d] = data[o] as number;
+        rgb[d + 1] = data[o + 1] as number;
+        rgb[d + 2] = data[o + 2] as number;
+      }
+    }
+    return { w, h, rgb };
+  }
   const n = f * f;
   const acc = new Uint32Array(w * 3);
   for (let y = 0; y < h; y++) {
