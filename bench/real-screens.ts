@@ -9,6 +9,14 @@ import { realCameraFrame } from "../src/lab/real/camera.js";
 import { loadRealSet } from "../src/lab/real/dataset.js";
 import { type RealScreenScore, scoreRealScreen } from "../src/lab/real/evaluate.js";
 import { realTables, summariseReal } from "../src/lab/real/report.js";
+import {
+  isIdentity,
+  keepsScreen,
+  MIN_SCALED_WIDTH,
+  type ScreenTransform,
+  scaleLabel,
+  transformScreenshot,
+} from "../src/lab/real/transform.js";
 import { FontBook } from "../src/shared/fonts.js";
 import { IPHONE_61 } from "../src/shared/phone-model.js";
 import { imageHeader } from "../src/util/image-header.js";
@@ -23,12 +31,20 @@ import { DEFAULT_VISION_OPTIONS, VisionPipeline } from "../src/vision/pipeline.j
  * own (`vision-peek.ts`). Never fails on numbers.
  *
  *   node dist/bench/real-screens.js [DATASET_DIR…] [--camera] [--harsh] [--misses] [--peek N]
+ *                                   [--scale F] [--jpeg Q] [--min-width PX]
  *
  * Default dataset: datasets/real-iphone. Screenshots go through `pipeline.fromScreenshot`; with
  * `--camera` each screenshot is filmed by the simulated camera (`real/camera.ts`) at the rig's default
  * pose and read through `pipeline.fromCamera(frame, homography)`; `--harsh` does the same under harsh
  * optics (`eval/harsh-optics.ts`). `--misses` prints every miss per screen; `--peek N` times N inputs
  * (default 25; 0 skips): the first N screenshots at least 1080 px wide, as a 3× phone sends them.
+ *
+ * Screenshots as published (`real/transform.ts`): `--scale F` resizes every screenshot by F (Lanczos-3;
+ * 0.5 = a README's half size, 0.67 = 3× shown at 2×) and `--jpeg Q` re-encodes it as JPEG at quality Q,
+ * both before the pipeline (and before the camera, with `--camera`); labels follow (boxes are fractions;
+ * scoring rules unchanged). A screen the scale takes below 300 px wide is skipped and counted
+ * (`scaledAway` in the JSON line). `--min-width PX` scores only screens at least PX wide as stored — to
+ * compare a scaled run with scale 1 on the same screens (F = 0.5 keeps those ≥ 600 px).
  */
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -37,15 +53,31 @@ const { values, positionals } = parseArgs({
     harsh: { type: "boolean" },
     misses: { type: "boolean" },
     peek: { type: "string" },
+    scale: { type: "string" },
+    jpeg: { type: "string" },
+    "min-width": { type: "string" },
   },
 });
 const dirs = positionals.length > 0 ? positionals : ["datasets/real-iphone"];
-const mode = values.harsh ? "camera, harsh optics" : values.camera ? "camera" : "screenshot";
+const baseMode = values.harsh ? "camera, harsh optics" : values.camera ? "camera" : "screenshot";
 const camera = values.camera === true || values.harsh === true;
 const peekCount = Math.max(0, Number(values.peek ?? 25));
+const transform: ScreenTransform = {
+  scale: Number(values.scale ?? 1),
+  ...(values.jpeg === undefined ? {} : { jpegQuality: Number(values.jpeg) }),
+};
+if (!(transform.scale > 0 && transform.scale <= 4))
+  throw new Error(`--scale ${values.scale}: expected 0 < F ≤ 4`);
+const minWidth = Number(values["min-width"] ?? 0);
+const variant = [
+  transform.scale === 1 ? "" : `scale ${transform.scale}`,
+  transform.jpegQuality === undefined ? "" : `JPEG q${transform.jpegQuality}`,
+  minWidth > 0 ? `screens ≥ ${minWidth} px` : "",
+].filter((v) => v !== "");
 /** Narrowest screenshot the peek is timed on: a current 3× iPhone's (1080–1320 px). */
 const PEEK_MIN_WIDTH = 1080;
 
+const mode = [baseMode, ...variant].join(", ");
 const set = loadRealSet(dirs);
 for (const s of set.skipped) process.stderr.write(`skipped ${s.path}: ${s.reason}\n`);
 if (set.samples.length === 0) {
@@ -77,8 +109,24 @@ try {
   const scores: RealScreenScore[] = [];
   const ms: number[] = [];
   let peekInputs = 0;
+  let scaledAway = 0;
+  let narrow = 0;
   for (const [i, sample] of set.samples.entries()) {
-    const bytes = readFileSync(sample.imagePath);
+    if (sample.label.width < minWidth) {
+      narrow++;
+      continue;
+    }
+    if (!keepsScreen(sample.label.width, transform)) {
+      scaledAway++;
+      continue;
+    }
+    let bytes: Buffer = readFileSync(sample.imagePath);
+    let label = sample.label;
+    if (!isIdentity(transform)) {
+      const t = await transformScreenshot(bytes, transform);
+      bytes = t.bytes;
+      label = scaleLabel(label, t);
+    }
     const name = String(i).padStart(3, "0");
     // The peek is timed on full-size screenshots of current phones (3×, ≥ 1080 px wide), as an agent
     // sends them; the set's older and downsized screens would flatter it.
@@ -95,16 +143,28 @@ try {
       }
     } else {
       view = await vision.pipeline.fromScreenshot(bytes);
-      if (timed) writeFileSync(join(peekDir, `${name}${extname(sample.imagePath)}`), bytes);
+      const ext =
+        transform.jpegQuality !== undefined
+          ? ".jpg"
+          : isIdentity(transform)
+            ? extname(sample.imagePath)
+            : ".png";
+      if (timed) writeFileSync(join(peekDir, `${name}${ext}`), bytes);
     }
     ms.push(view.timings.total);
-    const score = scoreRealScreen(sample.label, view.entries);
+    const score = scoreRealScreen(label, view.entries);
     scores.push(score);
     if (values.misses && score.misses.length > 0)
-      process.stdout.write(`${sample.label.image}:\n${score.misses.map((m) => `  ${m}`).join("\n")}\n`);
+      process.stdout.write(`${label.image}:\n${score.misses.map((m) => `  ${m}`).join("\n")}\n`);
   }
   await vision.close();
   const summary = summariseReal(scores);
+  if (scaledAway > 0)
+    process.stdout.write(
+      `${scaledAway} screens skipped: scale ${transform.scale} takes them below ${MIN_SCALED_WIDTH} px wide\n`,
+    );
+  if (narrow > 0)
+    process.stdout.write(`${narrow} screens skipped: narrower than --min-width ${minWidth} px\n`);
   process.stdout.write(`real screens (${mode}) from ${dirs.join(", ")}: ${realTables(summary)}\n`);
   ms.sort((a, b) => a - b);
   process.stdout.write(
@@ -137,7 +197,7 @@ try {
     );
   }
   process.stdout.write(
-    `${JSON.stringify({ mode, dirs, screens: summary.screens, skipped: set.skipped.length, summary, peek })}\n`,
+    `${JSON.stringify({ mode, dirs, screens: summary.screens, skipped: set.skipped.length, scaledAway, narrow, summary, peek })}\n`,
   );
 } finally {
   rmSync(peekDir, { recursive: true, force: true });

@@ -48,23 +48,56 @@ interface Work {
   rgb: Uint8Array;
 }
 
-/** One pixel per `W / targetW` block (its centre): a disc's flat fill survives, and it is cheap. */
+/**
+ * One pixel per `W / targetW` block: a disc's flat fill survives. From blocks of 3×3 up (a 3× screenshot)
+ * the block's mean, so that a JPEG's block noise (a few levels a pixel at quality 70–85, more in the
+ * chroma of saturated fills) averages down instead of breaking the fill into regions at `FLAT` — the
+ * block's centre pixel kept all of it (a q70 copy of a 1170 px screenshot lost its discs). Blocks of 2×2
+ * keep their centre pixel: there the mean blends a disc's anti-aliased rim into whole cells on one side
+ * and the chord test (`discShape`) failed (a 3× screenshot shown at 2×, 784 px: its discs were lost).
+ */
 function downsample(screen: RgbImage, targetW: number): Work {
   const { width: W, height: H, data } = screen;
   const f = Math.max(1, Math.floor(W / targetW));
   const w = Math.floor(W / f);
   const h = Math.floor(H / f);
-  const half = f >> 1;
   const rgb = new Uint8Array(w * h * 3);
-  for (let y = 0; y < h; y++) {
-    const row = (y * f + half) * W;
-    for (let x = 0; x < w; x++) {
-      const o = (row + x * f + half) * 3;
-      const d = (y * w + x) * 3;
-      rgb[d] = data[o] as number;
-      rgb[d + 1] = data[o + 1] as number;
-      rgb[d + 2] = data[o + 2] as number;
+  if (f < 3) {
+    const half = f >> 1;
+    for (let y = 0; y < h; y++) {
+      const row = (y * f + half) * W;
+      for (let x = 0; x < w; x++) {
+        const o = (row + x * f + half) * 3;
+        const d = (y * w + x) * 3;
+        rgb[d] = data[o] as number;
+        rgb[d + 1] = data[o + 1] as number;
+        rgb[d + 2] = data[o + 2] as number;
+      }
     }
+    return { w, h, rgb };
+  }
+  const n = f * f;
+  const acc = new Uint32Array(w * 3);
+  for (let y = 0; y < h; y++) {
+    acc.fill(0);
+    for (let sy = y * f; sy < (y + 1) * f; sy++) {
+      const row = sy * W * 3;
+      for (let x = 0, o = row; x < w; x++) {
+        let r = 0;
+        let g = 0;
+        let b = 0;
+        for (let k = 0; k < f; k++, o += 3) {
+          r += data[o] as number;
+          g += data[o + 1] as number;
+          b += data[o + 2] as number;
+        }
+        acc[x * 3] = (acc[x * 3] as number) + r;
+        acc[x * 3 + 1] = (acc[x * 3 + 1] as number) + g;
+        acc[x * 3 + 2] = (acc[x * 3 + 2] as number) + b;
+      }
+    }
+    const d = y * w * 3;
+    for (let i = 0; i < w * 3; i++) rgb[d + i] = Math.round((acc[i] as number) / n);
   }
   return { w, h, rgb };
 }

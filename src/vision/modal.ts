@@ -37,6 +37,8 @@ const BUTTON_MAX = 0.195;
 const COLUMNS = 400;
 /** Luma step (levels) of a hairline against the fill above and below it. */
 const LINE_STEP = 5;
+/** …and the larger of its two steps (above, below) is at most this many times the smaller (`stepsOff`). */
+const LINE_STEPS_ALIKE = 3;
 
 /** A button title is centred on the card: its centre within this fraction of the width of the middle. */
 const TITLE_CENTRED = 0.015;
@@ -202,7 +204,14 @@ function smoothRows(luma: Uint8Array, W: number): Uint8Array {
  * `widthPx` is the screen's width in the rows' pixels.
  */
 function buttonStack(same: readonly Line[], first: Line, widthPx: number): Line[] {
-  const sorted = [...same].sort((a, b) => a.y - b.y);
+  // A hairline a resample spread over two or three rows (a screenshot shown at another size) can be
+  // found in each, with ends a few pixels apart: one line (the one through `first`, if any).
+  const sorted: Line[] = [];
+  for (const s of [...same].sort((a, b) => a.y - b.y)) {
+    const prev = sorted[sorted.length - 1];
+    if (!prev || s.y - prev.y > 3) sorted.push(s);
+    else if (s === first) sorted[sorted.length - 1] = s;
+  }
   const apart = (a: Line | undefined, b: Line | undefined): boolean =>
     !!a && !!b && b.y - a.y >= BUTTON_MIN * widthPx && b.y - a.y <= BUTTON_MAX * widthPx;
   let i = sorted.indexOf(first);
@@ -254,14 +263,19 @@ function hairlines(luma: Uint8Array, W: number, y0: number, y1: number, tolerant
 
 /**
  * Whether the pixel at `p` steps by ≥ LINE_STEP, with the same sign, against the pixels `d` rows above
- * and below: a hairline. `d` = 2 finds a one-pixel line; 3 also finds it when a camera's blur has
- * spread it over two rows (each then only part-way to its full step against rows two away).
+ * and below, by about as much: a hairline. `d` = 2 finds a one-pixel line; 3 also finds it when a
+ * camera's blur has spread it over two rows (each then only part-way to its full step against rows two
+ * away). A separator divides one fill (the card's material above and below it), so its two steps are
+ * alike; a JPEG's ringing along the edge between two fills (a dark grouped cell on black) overshoots
+ * by a few levels against the near fill and by the whole edge against the far one (`LINE_STEPS_ALIKE`).
  */
 function stepsOff(luma: Uint8Array, p: number, W: number, d: number): boolean {
   const c = luma[p] ?? 0;
   const up = c - (luma[p - d * W] ?? 0);
   const down = c - (luma[p + d * W] ?? 0);
-  return Math.abs(up) >= LINE_STEP && Math.abs(down) >= LINE_STEP && Math.sign(up) === Math.sign(down);
+  const [lo, hi] =
+    Math.abs(up) < Math.abs(down) ? [Math.abs(up), Math.abs(down)] : [Math.abs(down), Math.abs(up)];
+  return lo >= LINE_STEP && Math.sign(up) === Math.sign(down) && lo * LINE_STEPS_ALIKE >= hi;
 }
 
 /**

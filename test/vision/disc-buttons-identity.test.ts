@@ -30,6 +30,7 @@ interface Work {
   rgb: Uint8Array;
 }
 
+/** The grid as `disc-buttons.ts` samples it today (blocks of 3×3 and up averaged, since session 9). */
 function downsample(screen: RgbImage, targetW: number): Work {
   const { width: W, height: H, data } = screen;
   const f = Math.max(1, Math.floor(W / targetW));
@@ -40,11 +41,17 @@ function downsample(screen: RgbImage, targetW: number): Work {
   for (let y = 0; y < h; y++) {
     const row = (y * f + half) * W;
     for (let x = 0; x < w; x++) {
-      const o = (row + x * f + half) * 3;
       const d = (y * w + x) * 3;
-      rgb[d] = data[o] as number;
-      rgb[d + 1] = data[o + 1] as number;
-      rgb[d + 2] = data[o + 2] as number;
+      for (let c = 0; c < 3; c++) {
+        if (f < 3) {
+          rgb[d + c] = data[(row + x * f + half) * 3 + c] as number;
+          continue;
+        }
+        let sum = 0;
+        for (let sy = y * f; sy < (y + 1) * f; sy++)
+          for (let sx = x * f; sx < (x + 1) * f; sx++) sum += data[(sy * W + sx) * 3 + c] as number;
+        rgb[d + c] = Math.round(sum / (f * f));
+      }
     }
   }
   return { w, h, rgb };

@@ -118,8 +118,15 @@ export function indexSlots(lines: readonly TextLine[], detail: RgbImage): Slot[]
   const column = lone.filter((l) => Math.abs(l.cx - cx) <= 0.6 * h).sort((a, b) => a.cy - b.cy);
   if (column.length < 4) return [];
   const gaps = column.slice(1).map((l, i) => l.cy - (column[i]?.cy ?? 0));
-  const pitch = Math.min(...gaps.filter((g) => g > h));
-  if (!Number.isFinite(pitch) || pitch > 3 * h) return [];
+  // The pitch: each gap's whole number of steps counted against the smallest gap, then the column's
+  // span over that count. OCR boxes jitter by a pixel or so at any scale, so the smallest gap alone
+  // undershoots the pitch, by more the smaller the screenshot (a 1× or halved copy: a 13–19 px pitch),
+  // and a gap of three pitches then reads as 3.3.
+  const least = Math.min(...gaps.filter((g) => g > h));
+  if (!Number.isFinite(least) || least > 3 * h) return [];
+  const steps = gaps.reduce((n, g) => n + Math.max(1, Math.round(g / least)), 0);
+  const pitch = ((column[column.length - 1]?.cy ?? 0) - (column[0]?.cy ?? 0)) / steps;
+  if (!(pitch > h) || pitch > 3 * h) return [];
   // Every gap a whole number of pitches: the column is one evenly spaced index, not lone letters.
   if (gaps.some((g) => Math.abs(g / pitch - Math.round(g / pitch)) > 0.2)) return [];
   const x0 = Math.max(0, Math.min(...column.map((l) => l.x0)) - 0.3 * h);
