@@ -46,6 +46,12 @@ describe("realCameraFrame", () => {
     expect(r).toBeGreaterThan(b + 60);
     const [r2 = 0, g2 = 0] = px(0.6, 0.77);
     expect(Math.abs(r2 - g2)).toBeLessThan(30);
+    // A home-button iPhone's display has square corners: the screen's white reaches them.
+    for (const [fx, fy] of [
+      [0.015, 0.99],
+      [0.985, 0.99],
+    ] as const)
+      expect(Math.min(...px(fx, fy)), `corner ${fx},${fy}`).toBeGreaterThan(120);
   }, 60_000);
 
   it("harsh optics put the screen on fewer sensor pixels", async () => {
@@ -72,6 +78,13 @@ describe("realCameraFrame", () => {
       6,
     );
     expect(phoneForScreenshot(1170, 2532).glassMm.height).toBeCloseTo(IPHONE_61.glassMm.height, 6);
+  });
+
+  it("rounds the glass's corners for Face ID screens only", () => {
+    expect(phoneForScreenshot(750, 1334).screenCornerRadiusMm).toBe(0);
+    expect(phoneForScreenshot(640, 960).screenCornerRadiusMm).toBe(0);
+    expect(phoneForScreenshot(1170, 2532).screenCornerRadiusMm).toBe(IPHONE_61.screenCornerRadiusMm);
+    expect(phoneForScreenshot(1125, 2436).screenCornerRadiusMm).toBe(IPHONE_61.screenCornerRadiusMm);
   });
 });
 

@@ -27,7 +27,19 @@ export interface RealCameraFrame {
   screenPx: { width: number; height: number };
 }
 
-/** A phone like `IPHONE_61` whose screen is `width`×`height` pixels at the same glass width. */
+/**
+ * Screens at least this tall for their width are Face ID iPhones' (19.5:9, ≈ 2.16); the home-button
+ * iPhones' are 16:9 (≈ 1.78) or 3:2.
+ */
+const FACE_ID_ASPECT = 2;
+
+/**
+ * A phone like `IPHONE_61` whose screen is `width`×`height` pixels at the same glass width. Only Face ID
+ * iPhones have a display with rounded corners (the footnote of Apple's technical specifications of
+ * iPhone X and later: rounded corners within a standard rectangle; the iPhone 6–8 and SE LCDs are plain
+ * rectangles), so a home-button screenshot is filmed on square glass corners — otherwise the corners
+ * would hide labels a real phone of that shape shows (a tab bar's outer labels).
+ */
 export function phoneForScreenshot(width: number, height: number): PhoneGeometry {
   const base = IPHONE_61;
   const glassW = base.glassMm.width;
@@ -41,6 +53,7 @@ export function phoneForScreenshot(width: number, height: number): PhoneGeometry
     screenPt: { width: base.screenPt.width, height: Math.round((base.screenPt.width * height) / width) },
     glassMm: { width: glassW, height: glassH },
     body: { ...base.body, heightMm: bodyH, screenInsetMm: { x: base.body.screenInsetMm.x, y: marginY / 2 } },
+    screenCornerRadiusMm: height / width >= FACE_ID_ASPECT ? base.screenCornerRadiusMm : 0,
   };
 }
 
