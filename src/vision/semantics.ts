@@ -14,6 +14,7 @@ import { textUnderBottomBar } from "./home-indicator-text.js";
 import { applyHomeGrid } from "./home-tiles.js";
 import { applyIconMemory, type IconMemory } from "./icon-memory.js";
 import { nameIconButtons } from "./icon-shapes.js";
+import { splitInfoGlyphs } from "./info-glyph.js";
 import { applyKeyboard } from "./keyboard.js";
 import { nameStripKey } from "./keyboard-system-keys.js";
 import { iconsBetweenKeys } from "./keypad-gaps.js";
@@ -55,6 +56,7 @@ export function applyScreenSemantics(
   out = applyDialPad(screen, out);
   out = applyCalculator(out, aspect);
   out = applySwitches(screen, out);
+  out = splitInfoGlyphs(out, aspect); // `Yesterday ①`: a cell's detail text and its info button
   out = applyPhotoGrid(screen, out); // photo pickers: a row per thumbnail and per select circle
   out = [...out, ...proposeGlyphs(screen, out)];
   out = nameStripKey(screen, out); // the keyboard-switch key under the keys, when only a glyph found it
