@@ -22,6 +22,11 @@ export interface OutlineSwitch {
 const DIP = 10;
 /** …and at most this many cells wide (a 2 pt line, blurred). */
 const DIP_MAX = 4;
+/**
+ * The knob's rim may be wider: its soft drop shadow (UISwitch's knob casts one, ≈ 3 pt, on iOS 7–12)
+ * darkens the track beside it, and a camera's blur merges rim and shadow into one 5–6 pt dip.
+ */
+const RIM_MAX = 6;
 /** The white inside and outside the capsule. */
 const LIGHT = 200;
 /**
@@ -58,11 +63,11 @@ function dips(g: Grid, y: number): { dips: Dip[]; b: Float32Array } {
     const after = Math.max(b[x + DIP_MAX + 1] ?? 0, b[x + DIP_MAX + 2] ?? 0, b[x + DIP_MAX + 3] ?? 0);
     const level = after >= LIGHT ? Math.min(ref, after) : ref;
     let e = x;
-    while (e < g.w && e - x <= DIP_MAX && (b[e] ?? 0) < level - DIP / 2) e++;
+    while (e < g.w && e - x <= RIM_MAX && (b[e] ?? 0) < level - DIP / 2) e++;
     let dark = 255;
     for (let k = x; k < e; k++) dark = Math.min(dark, b[k] ?? 255);
     const back = (b[e] ?? 0) >= LIGHT && (Math.abs((b[e] ?? 0) - ref) < DIP || dark <= level - DIP);
-    if (e - x <= DIP_MAX && e < g.w && back) out.push({ x0: x, x1: e });
+    if (e - x <= RIM_MAX && e < g.w && back) out.push({ x0: x, x1: e });
     x = e + 1;
   }
   return { dips: out, b };
@@ -93,6 +98,8 @@ export function findOutlineSwitches(g: Grid): OutlineSwitch[] {
       const rim = ds[i + 1];
       const z = ds[i + 2];
       if (!a || !rim || !z) continue;
+      // The capsule's ends are thin lines; only the rim carries a shadow.
+      if (a.x1 - a.x0 > DIP_MAX || z.x1 - z.x0 > DIP_MAX) continue;
       const w = z.x1 - a.x0;
       if (w < WIDTH.min || w > WIDTH.max) continue;
       const h = (31 / 51) * w;

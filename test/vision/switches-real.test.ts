@@ -54,6 +54,9 @@ describe("findSwitches on real screens: knobs, tracks and rings", () => {
       await filmed(load("ra-swipyfolders-settings-nl").bytes, 25),
     ));
 
+  it("reads iOS 7–12 outline off switches whose knob rim and shadow blur into one wide dip", async () =>
+    expectLabelled("ra-atlantis-app-list-zh", await filmed(load("ra-atlantis-app-list-zh").bytes, 7)));
+
   it("reads a camera-blurred iOS 8 switch whose knob is as tall as its track, an I label on it", async () =>
     expectLabelled(
       "rb-bkpasscode-touchid-switch",
