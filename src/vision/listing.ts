@@ -1,6 +1,7 @@
 import { area, type FracBox, intersection, iou, readingOrder } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
 import type { IconMemory } from "./icon-memory.js";
+import { withLinks } from "./links.js";
 import type { Candidate, ListingEntry } from "./row.js";
 import { applyScreenSemantics } from "./semantics.js";
 import type { DetectedObject, TextLine } from "./types.js";
@@ -70,7 +71,8 @@ export function buildListing(
     .filter((c) => area(c.box) > 0)
     .filter((c) => !texts.some((t) => intersection(t.box, c.box) / area(c.box) >= options.iconInTextCover));
   const merged = dedupe([...texts, ...icons], options.dedupeIou);
-  const rows = screen ? applyScreenSemantics(screen, merged, memory) : merged;
+  // Links inside text lines (`links.ts`): a row of their own beside the whole line.
+  const rows = screen ? withLinks(screen, text, applyScreenSemantics(screen, merged, memory)) : merged;
   return readingOrder(rows).map((c, i) => ({ id: i + 1, ...c }));
 }
 

@@ -9,7 +9,9 @@ import type { FracBox } from "../shared/box.js";
  * button; `switch` an on/off switch (label = its row's title, with `state`); `key` one key of a
  * recognised keyboard or dial pad (label = the character it types, or `shift`, `delete`, `space`,
  * `return`, `123`…); `app` an app icon with the name printed under it; `widget` a home-screen widget (label = its caption, the app it opens); `status` the status bar
- * (label = its time); `checkbox` a selection mark (a photo picker's select circle) with `state`.
+ * (label = its time); `checkbox` a selection mark (a photo picker's select circle) with `state`; `link` a
+ * tinted or underlined run inside a line of text (label = its text; the line is listed whole too);
+ * `field` a text field with no text read on it (label = its placeholder or the label beside it).
  */
 export type ListingKind =
   | "text"
@@ -20,7 +22,9 @@ export type ListingKind =
   | "app"
   | "widget"
   | "status"
-  | "checkbox";
+  | "checkbox"
+  | "link"
+  | "field";
 
 export interface ListingEntry {
   /** 1-based, in reading order; the number drawn on the annotated image. */

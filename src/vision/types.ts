@@ -13,6 +13,11 @@ export interface TextLine {
   box: FracBox;
   /** Recognition confidence, 0–1. */
   conf: number;
+  /**
+   * Where each space of `text` was read (the recogniser's CTC time step), in order, as x fractions of
+   * the image; absent when unknown. Lets a later pass cut the text at a place in the image (`links.ts`).
+   */
+  spaces?: readonly number[];
 }
 
 /** Reads text in an image. Implementations own model sessions: call `close()` when done. */

@@ -242,10 +242,16 @@ export class PaddleOcrEngine implements OcrEngine {
         if (!HAS_LETTER_OR_DIGIT.test(piece.text)) continue;
         const cut =
           parts.length === 1 ? line : tightenToInk(flat, { ...line, x0: piece.x0 / sx, x1: piece.x1 / sx });
+        const said = trailingHanDot(ellipsisDash(piece.text, detail, toDetail(cut)), detail, toDetail(cut));
+        // The piece's spaces where they were read, kept when one was read for each space it holds.
+        const spaceXs = checked.spaces
+          .map((s) => s.x / detail.width)
+          .filter((x) => x > cut.x0 / width && x < cut.x1 / width);
         lines.push({
-          text: trailingHanDot(ellipsisDash(piece.text, detail, toDetail(cut)), detail, toDetail(cut)),
+          text: said,
           conf: r.conf,
           box: [cut.x0 / width, cut.y0 / height, cut.x1 / width, cut.y1 / height],
+          ...(spaceXs.length > 0 && spaceXs.length === said.split(" ").length - 1 ? { spaces: spaceXs } : {}),
         });
       }
     });
