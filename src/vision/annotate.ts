@@ -32,7 +32,6 @@ const COLORS: Record<ListingKind, readonly [number, number, number]> = {
   checkbox: [0x34, 0xc7, 0x59],
   status: [0x8e, 0x8e, 0x93],
   link: [0x0a, 0x84, 0xff],
-  field: [0xff, 0x7a, 0x00],
 };
 /** Opacity of a number tag's background (the screen shows through a little). */
 const TAG_OPACITY = 0.85;

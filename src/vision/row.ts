@@ -10,8 +10,7 @@ import type { FracBox } from "../shared/box.js";
  * recognised keyboard or dial pad (label = the character it types, or `shift`, `delete`, `space`,
  * `return`, `123`…); `app` an app icon with the name printed under it; `widget` a home-screen widget (label = its caption, the app it opens); `status` the status bar
  * (label = its time); `checkbox` a selection mark (a photo picker's select circle) with `state`; `link` a
- * tinted or underlined run inside a line of text (label = its text; the line is listed whole too);
- * `field` a text field with no text read on it (label = its placeholder or the label beside it).
+ * tinted or underlined run inside a line of text (label = its text; the line is listed whole too).
  */
 export type ListingKind =
   | "text"
@@ -23,8 +22,7 @@ export type ListingKind =
   | "widget"
   | "status"
   | "checkbox"
-  | "link"
-  | "field";
+  | "link";
 
 export interface ListingEntry {
   /** 1-based, in reading order; the number drawn on the annotated image. */
