@@ -37,13 +37,28 @@ interface PxBox {
   y1: number;
 }
 
-const rgbAt = (img: RgbImage, x: number, y: number): [number, number, number] => {
-  const o = (y * img.width + x) * 3;
-  return [img.data[o] ?? 0, img.data[o + 1] ?? 0, img.data[o + 2] ?? 0];
-};
 const chroma = (c: readonly number[]): number => Math.max(...c) - Math.min(...c);
-const dist = (a: readonly number[], b: readonly number[]): number =>
-  Math.hypot((a[0] ?? 0) - (b[0] ?? 0), (a[1] ?? 0) - (b[1] ?? 0), (a[2] ?? 0) - (b[2] ?? 0));
+// Pixels are read in place (byte offset `o` of an RGB image): these passes visit every pixel of every
+// text line, and a colour array per pixel was ~45 MB of peak RSS a peek in garbage.
+/** RGB distance of the pixel at byte offset `o` from colour `c`. */
+const distAt = (d: Uint8Array, o: number, c: readonly number[]): number =>
+  Math.hypot((d[o] ?? 0) - (c[0] ?? 0), (d[o + 1] ?? 0) - (c[1] ?? 0), (d[o + 2] ?? 0) - (c[2] ?? 0));
+/** Chroma (largest channel minus smallest) of the pixel at byte offset `o`. */
+const chromaAt = (d: Uint8Array, o: number): number => {
+  const r = d[o] ?? 0;
+  const g = d[o + 1] ?? 0;
+  const b = d[o + 2] ?? 0;
+  return Math.max(r, g, b) - Math.min(r, g, b);
+};
+/** The value at index ⌊n/2⌋ of the `n` counted values sorted, from their 256-bin histogram. */
+const histMedian = (hist: Uint32Array, n: number): number => {
+  let seen = 0;
+  for (let v = 0; v < 256; v++) {
+    seen += hist[v] ?? 0;
+    if (seen > Math.floor(n / 2)) return v;
+  }
+  return 255;
+};
 const median = (v: number[]): number => {
   v.sort((a, b) => a - b);
   return v[Math.floor(v.length / 2)] ?? 0;
@@ -56,8 +71,8 @@ function background(img: RgbImage, b: PxBox): [number, number, number] {
   const ch: number[][] = [[], [], []];
   for (const y of rows)
     for (let x = b.x0; x < b.x1; x++) {
-      const c = rgbAt(img, x, y);
-      for (let k = 0; k < 3; k++) ch[k]?.push(c[k] ?? 0);
+      const o = (y * img.width + x) * 3;
+      for (let k = 0; k < 3; k++) ch[k]?.push(img.data[o + k] ?? 0);
     }
   return [median(ch[0] ?? []), median(ch[1] ?? []), median(ch[2] ?? [])];
 }
@@ -68,28 +83,42 @@ function background(img: RgbImage, b: PxBox): [number, number, number] {
  * neither end nor start a run; a column of untinted ink ends it.
  */
 export function tintedRuns(img: RgbImage, b: PxBox, bg: readonly number[]): Run[] {
-  const core: { x: number; c: [number, number, number] }[] = [];
+  const d = img.data;
+  const W = img.width;
   let maxDiff = 0;
   for (let y = b.y0; y < b.y1; y++)
-    for (let x = b.x0; x < b.x1; x++) maxDiff = Math.max(maxDiff, dist(rgbAt(img, x, y), bg));
+    for (let x = b.x0; x < b.x1; x++) maxDiff = Math.max(maxDiff, distAt(d, (y * W + x) * 3, bg));
   if (maxDiff < 60) return [];
   // Core ink: at least half the line's contrast, so anti-aliased edges (blends with the background) stay out.
+  const core = 0.5 * maxDiff;
+  const hist = [new Uint32Array(256), new Uint32Array(256), new Uint32Array(256)] as const;
+  let n = 0;
   for (let y = b.y0; y < b.y1; y++)
     for (let x = b.x0; x < b.x1; x++) {
-      const c = rgbAt(img, x, y);
-      if (dist(c, bg) >= 0.5 * maxDiff) core.push({ x, c });
+      const o = (y * W + x) * 3;
+      if (distAt(d, o, bg) < core) continue;
+      n++;
+      const r = d[o] ?? 0;
+      const g = d[o + 1] ?? 0;
+      const bl = d[o + 2] ?? 0;
+      hist[0][r] = (hist[0][r] ?? 0) + 1;
+      hist[1][g] = (hist[1][g] ?? 0) + 1;
+      hist[2][bl] = (hist[2][bl] ?? 0) + 1;
     }
-  if (core.length < 10) return [];
-  const ink = [0, 1, 2].map((k) => median(core.map((p) => p.c[k] ?? 0)));
+  if (n < 10) return [];
+  const ink = hist.map((h) => histMedian(h, n));
   if (chroma(ink) > NEUTRAL_CHROMA) return [];
   const w = b.x1 - b.x0;
   const tinted = new Int32Array(w);
   const plain = new Int32Array(w);
-  for (const p of core) {
-    const t = dist(p.c, ink) >= TINT_DISTANCE && chroma(p.c) >= TINT_CHROMA;
-    if (t) tinted[p.x - b.x0] = (tinted[p.x - b.x0] ?? 0) + 1;
-    else plain[p.x - b.x0] = (plain[p.x - b.x0] ?? 0) + 1;
-  }
+  for (let y = b.y0; y < b.y1; y++)
+    for (let x = b.x0; x < b.x1; x++) {
+      const o = (y * W + x) * 3;
+      if (distAt(d, o, bg) < core) continue;
+      const t = distAt(d, o, ink) >= TINT_DISTANCE && chromaAt(d, o) >= TINT_CHROMA;
+      if (t) tinted[x - b.x0] = (tinted[x - b.x0] ?? 0) + 1;
+      else plain[x - b.x0] = (plain[x - b.x0] ?? 0) + 1;
+    }
   const runs: Run[] = [];
   let start = -1;
   let last = -1;
@@ -119,7 +148,7 @@ export function underlinedRuns(img: RgbImage, b: PxBox, bg: readonly number[]): 
   const spill = Math.round(UNDERLINE_SPILL * h);
   const left = Math.max(0, b.x0 - 2 * spill);
   const right = Math.min(img.width, b.x1 + 2 * spill);
-  const inked = (x: number, y: number) => dist(rgbAt(img, x, y), bg) >= 48;
+  const inked = (x: number, y: number) => distAt(img.data, (y * img.width + x) * 3, bg) >= 48;
   const found: (Run & { y: number })[] = [];
   for (let y = top; y < bottom; y++) {
     // Inked stretches of the row, joined across short breaks: an underline is drawn skipping the
