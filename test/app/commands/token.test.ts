@@ -31,7 +31,10 @@ describe("piclaw token + the daemon's /mcp", () => {
     const file = join(dir, "tokens.json");
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const stored = readFileSync(file, "utf8");
-    expect(stored).not.toContain(token.split("_")[2]);
+    // The secret is everything after `piclaw_<id>_` (base64url: it may hold `_` itself).
+    const secret = token.slice("piclaw_".length + id.length + 1);
+    expect(secret).toHaveLength(43);
+    expect(stored).not.toContain(secret);
     expect(stored).toContain("claude-desktop");
 
     const listed = await piclaw(["token", "list"], configPath);
