@@ -1,15 +1,12 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { realCameraFrame } from "../../src/lab/real/camera.js";
 import type { FracBox } from "../../src/shared/box.js";
 import type { RgbImage } from "../../src/shared/image.js";
 import { inferGridApps } from "../../src/vision/app-grid.js";
 import { snapAppTiles, snapToTile } from "../../src/vision/app-tiles.js";
 import { nameAppIcons } from "../../src/vision/named-icons.js";
-import { decodeRgb, stretchContrast, warpToScreen } from "../../src/vision/rectify.js";
 import type { Candidate } from "../../src/vision/row.js";
-import { loadRealImage, REAL_SET_DIR, realLabel } from "./real-set.js";
+import { filmedRealScreen } from "./ocr/filmed-real.js";
+import { loadRealImage, realLabel } from "./real-set.js";
 
 /**
  * The real home screen (datasets/real-iphone rd-homewidget-home-widget.png) filmed by the simulated
@@ -18,13 +15,6 @@ import { loadRealImage, REAL_SET_DIR, realLabel } from "./real-set.js";
  * under the tile starts too far below the box to pair, and without News the grid has one named tile.
  */
 const NAME = "rd-homewidget-home-widget.png";
-
-async function filmed(seed: number): Promise<RgbImage> {
-  const shot = await realCameraFrame(readFileSync(join(REAL_SET_DIR, "images", NAME)), { seed });
-  const w = 585;
-  const h = Math.round((w * shot.screenPx.height) / shot.screenPx.width);
-  return stretchContrast(warpToScreen(await decodeRgb(shot.frame), shot.screenToCamera, w, h));
-}
 
 const icon = (box: FracBox): Candidate => ({ kind: "icon", label: "", box, conf: 0.4 });
 const text = (label: string, box: FracBox): Candidate => ({ kind: "text", label, box, conf: 0.9 });
@@ -49,14 +39,14 @@ describe("snapAppTiles on a camera frame of a real home screen", () => {
   it("grows the glyph-hugging box to News's tile, for several sensor noises", async () => {
     const want = labelBox("News");
     for (const seed of [118, 7, 42]) {
-      const tile = snapToTile(await filmed(seed), newsGlyph.box);
+      const tile = snapToTile(await filmedRealScreen(NAME, seed), newsGlyph.box);
       expect(tile, `seed ${seed}`).not.toBeNull();
       for (let i = 0; i < 4; i++) expect(Math.abs((tile?.[i] ?? 0) - (want[i] ?? 0))).toBeLessThan(0.012);
     }
   });
 
   it("so News names and the grid places the missed Reminders and Settings tiles", async () => {
-    const image = await filmed(118);
+    const image = await filmedRealScreen(NAME, 118);
     const aspect = image.height / image.width;
     const out = inferGridApps(nameAppIcons(snapAppTiles(image, cameraRows, aspect), { aspect }), aspect);
     const apps = out.filter((r) => r.kind === "app");

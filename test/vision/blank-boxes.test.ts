@@ -1,26 +1,15 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { realCameraFrame } from "../../src/lab/real/camera.js";
-import type { RgbImage } from "../../src/shared/image.js";
 import { blankIconBoxes } from "../../src/vision/blank-boxes.js";
-import { decodeRgb, stretchContrast, warpToScreen } from "../../src/vision/rectify.js";
 import type { Candidate } from "../../src/vision/row.js";
 import { applyScreenSemantics } from "../../src/vision/semantics.js";
-import { loadRealImage, REAL_SET_DIR, realLabel } from "./real-set.js";
+import { filmedRealScreen } from "./ocr/filmed-real.js";
+import { loadRealImage, realLabel } from "./real-set.js";
 
 /**
  * Wide icon boxes on blank fills of real screens filmed by the simulated camera and rectified as the
  * pipeline does (585 px wide): the sensor's noise spreads a flat fill past the screenshot's blank test,
  * the 3 × 3 patch mean does not. The boxes are where the detector put them on these frames.
  */
-async function filmed(name: string, seed: number): Promise<RgbImage> {
-  const shot = await realCameraFrame(readFileSync(join(REAL_SET_DIR, "images", name)), { seed });
-  const w = 585;
-  const h = Math.round((w * shot.screenPx.height) / shot.screenPx.width);
-  return stretchContrast(warpToScreen(await decodeRgb(shot.frame), shot.screenToCamera, w, h));
-}
-
 const icon = (box: Candidate["box"]): Candidate => ({ kind: "icon", label: "", box, conf: 0.35 });
 const textRows = (name: string): Candidate[] =>
   realLabel(name).text.map((t): Candidate => ({ kind: "text", label: t.text, box: t.box, conf: 0.9 }));
@@ -53,7 +42,7 @@ describe("blankIconBoxes on camera frames", () => {
   for (const c of CASES)
     it(`drops the blank box and keeps boxes with ink on ${c.name}`, async () => {
       for (const seed of [7, 31]) {
-        const screen = await filmed(c.name, seed);
+        const screen = await filmedRealScreen(c.name, seed);
         const blank = icon([...c.blank]);
         const inked = c.inked.map((b) => icon([...b]));
         const found = blankIconBoxes(screen, [blank, ...inked]);
@@ -64,7 +53,7 @@ describe("blankIconBoxes on camera frames", () => {
 
   it("takes the blank box out of the listing (semantics), keeping the screen's text", async () => {
     const c = CASES[0];
-    const screen = await filmed(c.name, 7);
+    const screen = await filmedRealScreen(c.name, 7);
     const blank = icon([...c.blank]);
     const out = applyScreenSemantics(screen, [...textRows(c.name), blank]);
     expect(out).not.toContain(blank);
@@ -76,7 +65,7 @@ describe("blankIconBoxes on camera frames", () => {
     const cc = "rd-bluelink-control-center.jpg";
     const backdrop = icon([0.784, 0.023, 0.845, 0.04]);
     const power = icon([0.865, 0.035, 0.928, 0.052]);
-    for (const screen of [await loadRealImage(cc), await filmed(cc, 7)]) {
+    for (const screen of [await loadRealImage(cc), await filmedRealScreen(cc, 7)]) {
       const found = blankIconBoxes(screen, [backdrop, power]);
       expect(found.has(backdrop)).toBe(true);
       expect(found.has(power)).toBe(false);

@@ -1,26 +1,15 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { realCameraFrame } from "../../src/lab/real/camera.js";
-import type { RgbImage } from "../../src/shared/image.js";
 import { avatarsBesideBubbles } from "../../src/vision/bubble-avatars.js";
-import { decodeRgb, stretchContrast, warpToScreen } from "../../src/vision/rectify.js";
 import type { Candidate } from "../../src/vision/row.js";
 import { applyScreenSemantics } from "../../src/vision/semantics.js";
-import { loadRealImage, REAL_SET_DIR, realLabel } from "./real-set.js";
+import { filmedRealScreen } from "./ocr/filmed-real.js";
+import { loadRealImage, realLabel } from "./real-set.js";
 
 /**
  * JSQMessages' demo conversation alternates sides, one bubble per column, so no conversation is found
  * (`chat-bubbles.ts`); filmed by the camera, the detector boxes the senders' photos. Icon boxes are
  * where the detector put them on these frames.
  */
-async function filmed(name: string, seed: number): Promise<RgbImage> {
-  const shot = await realCameraFrame(readFileSync(join(REAL_SET_DIR, "images", name)), { seed });
-  const w = 585;
-  const h = Math.round((w * shot.screenPx.height) / shot.screenPx.width);
-  return stretchContrast(warpToScreen(await decodeRgb(shot.frame), shot.screenToCamera, w, h));
-}
-
 const icon = (box: Candidate["box"]): Candidate => ({ kind: "icon", label: "", box, conf: 0.6 });
 const textRows = (name: string): Candidate[] =>
   realLabel(name).text.map((t): Candidate => ({ kind: "text", label: t.text, box: t.box, conf: 0.9 }));
@@ -42,7 +31,7 @@ describe("avatarsBesideBubbles", () => {
   for (const c of CASES)
     it(`drops the sender's photo beside a bubble on ${c.name}, keeping the controls`, async () => {
       for (const seed of [7, 31]) {
-        const screen = await filmed(c.name, seed);
+        const screen = await filmedRealScreen(c.name, seed);
         const avatar = icon([...c.avatar]);
         const controls = CONTROLS.map((b) => icon([...b]));
         const found = avatarsBesideBubbles(screen, [...textRows(c.name), avatar, ...controls]);
@@ -53,7 +42,7 @@ describe("avatarsBesideBubbles", () => {
   it("takes the avatar out of the listing (semantics)", async () => {
     const c = CASES[0];
     const avatar = icon([...c.avatar]);
-    const out = applyScreenSemantics(await filmed(c.name, 7), [...textRows(c.name), avatar]);
+    const out = applyScreenSemantics(await filmedRealScreen(c.name, 7), [...textRows(c.name), avatar]);
     expect(out).not.toContain(avatar);
   });
 

@@ -1,19 +1,7 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { realCameraFrame } from "../../src/lab/real/camera.js";
-import type { RgbImage } from "../../src/shared/image.js";
 import { DEFAULT_GLYPH_OPTIONS, proposeGlyphs } from "../../src/vision/glyphs.js";
-import { decodeRgb, stretchContrast, warpToScreen } from "../../src/vision/rectify.js";
-import { loadRealImage, REAL_SET_DIR, realLabel } from "./real-set.js";
-
-/** `name` filmed by the simulated camera (seed as the bench films it) and rectified as the pipeline does. */
-async function filmed(name: string, seed: number): Promise<RgbImage> {
-  const shot = await realCameraFrame(readFileSync(join(REAL_SET_DIR, "images", name)), { seed });
-  const w = 585;
-  const h = Math.round((w * shot.screenPx.height) / shot.screenPx.width);
-  return stretchContrast(warpToScreen(await decodeRgb(shot.frame), shot.screenToCamera, w, h));
-}
+import { filmedRealScreen } from "./ocr/filmed-real.js";
+import { loadRealImage, realLabel } from "./real-set.js";
 
 const centreIn = (b: readonly number[], r: { box: readonly number[] }): boolean => {
   const x = ((r.box[0] as number) + (r.box[2] as number)) / 2;
@@ -33,7 +21,7 @@ const FILMED: [string, string, number][] = [
 describe("proposeGlyphs on camera frames", () => {
   for (const [name, label, seed] of FILMED)
     it(`finds ${name}'s "${label}" beyond its blur halo, and not without leaving the halo out`, async () => {
-      const screen = await filmed(name, seed);
+      const screen = await filmedRealScreen(name, seed);
       const truth = realLabel(name).elements.find((e) => e.label === label);
       if (!truth) throw new Error(`no ${label} in ${name}`);
       expect(proposeGlyphs(screen, []).filter((r) => centreIn(truth.box, r))).toHaveLength(1);

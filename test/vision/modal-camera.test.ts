@@ -1,12 +1,9 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { realCameraFrame } from "../../src/lab/real/camera.js";
 import { findModalCard } from "../../src/vision/modal.js";
-import { decodeRgb, stretchContrast, warpToScreen } from "../../src/vision/rectify.js";
 import type { Candidate } from "../../src/vision/row.js";
 import { dropSpuriousRows } from "../../src/vision/spurious.js";
-import { REAL_SET_DIR, realLabel } from "./real-set.js";
+import { filmedRealScreen } from "./ocr/filmed-real.js";
+import { realLabel } from "./real-set.js";
 
 /**
  * The modal card on a camera frame: the real alert screenshot filmed by the simulated camera and
@@ -15,20 +12,13 @@ import { REAL_SET_DIR, realLabel } from "./real-set.js";
  */
 const NAME = "ra-mauidocs-location-alert.png";
 
-async function filmed(seed: number) {
-  const shot = await realCameraFrame(readFileSync(join(REAL_SET_DIR, "images", NAME)), { seed });
-  const w = 585;
-  const h = Math.round((w * shot.screenPx.height) / shot.screenPx.width);
-  return stretchContrast(warpToScreen(await decodeRgb(shot.frame), shot.screenToCamera, w, h));
-}
-
 const rowsOf = (): Candidate[] =>
   realLabel(NAME).text.map((t): Candidate => ({ kind: "text", label: t.text, box: t.box, conf: 0.9 }));
 
 describe("findModalCard on a camera frame", () => {
   it("finds the alert's card over a map, for several sensor noises", async () => {
     for (const seed of [7, 17, 27]) {
-      const card = findModalCard(await filmed(seed), rowsOf());
+      const card = findModalCard(await filmedRealScreen(NAME, seed), rowsOf());
       expect(card, `seed ${seed}`).toBeDefined();
       const [l = 0, , r = 0, b = 0] = card ?? [];
       // The alert is drawn at x 0.155–0.85 (270 pt of a 382 px, 375 pt screen), Don't Allow ends at 0.76.
@@ -40,7 +30,7 @@ describe("findModalCard on a camera frame", () => {
   });
 
   it("then drops the controls behind it and the line its side cuts", async () => {
-    const image = await filmed(7);
+    const image = await filmedRealScreen(NAME, 7);
     const behind: Candidate[] = [
       { kind: "icon", label: "", box: [0.865, 0.75, 0.904, 0.768], conf: 0.4 },
       { kind: "icon", label: "", box: [0.809, 0.472, 0.944, 0.508], conf: 0.4 },

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { realCameraFrame } from "../../src/lab/real/camera.js";
 import { realScreenSchema } from "../../src/lab/real/labels.js";
 import type { RgbImage } from "../../src/shared/image.js";
-import { decodeRgb, stretchContrast, warpToScreen } from "../../src/vision/rectify.js";
+import { decodeRgb } from "../../src/vision/rectify.js";
 import { findSwitches } from "../../src/vision/switches.js";
+import { filmScreenshot } from "./ocr/filmed-real.js";
 
 const DATASET = join(import.meta.dirname, "..", "..", "datasets", "real-iphone");
 
@@ -15,14 +15,6 @@ const load = (id: string) => {
   );
   return { label, bytes: readFileSync(join(DATASET, "images", label.image)) };
 };
-
-/** The screenshot filmed by the simulated camera and rectified as the pipeline does (585 px wide). */
-async function filmed(bytes: Buffer, seed: number): Promise<RgbImage> {
-  const shot = await realCameraFrame(bytes, { seed });
-  const w = 585;
-  const h = Math.round((w * shot.screenPx.height) / shot.screenPx.width);
-  return stretchContrast(warpToScreen(await decodeRgb(shot.frame), shot.screenToCamera, w, h));
-}
 
 /** Every labelled switch has one found switch in its state, and nothing else is found. */
 function expectLabelled(id: string, image: RgbImage): void {
@@ -51,16 +43,19 @@ describe("findSwitches on real screens: knobs, tracks and rings", () => {
   it("reads them through the camera too", async () =>
     expectLabelled(
       "ra-swipyfolders-settings-nl",
-      await filmed(load("ra-swipyfolders-settings-nl").bytes, 25),
+      await filmScreenshot(load("ra-swipyfolders-settings-nl").bytes, 25),
     ));
 
   it("reads iOS 7–12 outline off switches whose knob rim and shadow blur into one wide dip", async () =>
-    expectLabelled("ra-atlantis-app-list-zh", await filmed(load("ra-atlantis-app-list-zh").bytes, 7)));
+    expectLabelled(
+      "ra-atlantis-app-list-zh",
+      await filmScreenshot(load("ra-atlantis-app-list-zh").bytes, 7),
+    ));
 
   it("reads a camera-blurred iOS 8 switch whose knob is as tall as its track, an I label on it", async () =>
     expectLabelled(
       "rb-bkpasscode-touchid-switch",
-      await filmed(load("rb-bkpasscode-touchid-switch").bytes, 43),
+      await filmScreenshot(load("rb-bkpasscode-touchid-switch").bytes, 43),
     ));
 
   it("reads switches stacked in 35 pt rows, 4 pt apart (the next one is not the background)", () =>

@@ -1,19 +1,6 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { realCameraFrame } from "../../../src/lab/real/camera.js";
-import type { RgbImage } from "../../../src/shared/image.js";
-import { decodeRgb, stretchContrast, warpToScreen } from "../../../src/vision/rectify.js";
-import { REAL_SET_DIR } from "../real-set.js";
+import { filmedRealScreen } from "./filmed-real.js";
 import { useRealOcrEngine } from "./real-engine.js";
-
-/** `name` filmed by the simulated camera (seed as the bench films it) and rectified as the pipeline does. */
-async function filmed(name: string, seed: number): Promise<RgbImage> {
-  const shot = await realCameraFrame(readFileSync(join(REAL_SET_DIR, "images", name)), { seed });
-  const w = 585;
-  const h = Math.round((w * shot.screenPx.height) / shot.screenPx.width);
-  return stretchContrast(warpToScreen(await decodeRgb(shot.frame), shot.screenToCamera, w, h));
-}
 
 /**
  * Chinese lines on camera frames of the development set (issue 15, session 7), each misread before:
@@ -31,6 +18,8 @@ describe("Chinese lines on filmed real screens, read by the real models", () => 
 
   for (const [name, seed, text, why] of FILMED)
     it(`reads "${text}" on ${name} filmed (${why})`, async () => {
-      expect((await engine().recognize(await filmed(name, seed))).map((l) => l.text)).toContain(text);
+      expect((await engine().recognize(await filmedRealScreen(name, seed))).map((l) => l.text)).toContain(
+        text,
+      );
     }, 120_000);
 });

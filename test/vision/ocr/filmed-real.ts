@@ -6,12 +6,20 @@ import { decodeRgb, stretchContrast, warpToScreen } from "../../../src/vision/re
 import { REAL_SET_DIR } from "../real-set.js";
 
 /**
- * A dev-set screen filmed by the simulated camera and rectified as the pipeline does (585 px wide).
- * `seed`: the one `bench/real-screens.ts --camera` films it with (7 + the screen's index in the set).
+ * A screenshot filmed by the simulated camera and rectified as the pipeline does (585 px wide).
+ * `seed`: the camera simulator's seed (bench/real-screens.ts films screen i of a set with 7 + i).
  */
-export async function filmedRealScreen(name: string, seed: number): Promise<RgbImage> {
-  const shot = await realCameraFrame(readFileSync(join(REAL_SET_DIR, "images", name)), { seed });
+export async function filmScreenshot(bytes: Buffer, seed: number): Promise<RgbImage> {
+  const shot = await realCameraFrame(bytes, { seed });
   const w = 585;
   const h = Math.round((w * shot.screenPx.height) / shot.screenPx.width);
   return stretchContrast(warpToScreen(await decodeRgb(shot.frame), shot.screenToCamera, w, h));
+}
+
+/**
+ * A dev-set screen filmed by the simulated camera and rectified as the pipeline does (585 px wide).
+ * `seed`: the one `bench/real-screens.ts --camera` films it with (7 + the screen's index in the set).
+ */
+export function filmedRealScreen(name: string, seed: number): Promise<RgbImage> {
+  return filmScreenshot(readFileSync(join(REAL_SET_DIR, "images", name)), seed);
 }

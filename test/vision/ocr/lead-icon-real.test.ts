@@ -1,21 +1,11 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { realCameraFrame } from "../../../src/lab/real/camera.js";
 import type { RgbImage } from "../../../src/shared/image.js";
 import { SCREENSHOT_WIDTH } from "../../../src/vision/config.js";
 import { workingWidth } from "../../../src/vision/pipeline.js";
-import { decodeRgb, shrinkRgb, stretchContrast, warpToScreen } from "../../../src/vision/rectify.js";
-import { loadRealImage, REAL_SET_DIR } from "../real-set.js";
+import { shrinkRgb } from "../../../src/vision/rectify.js";
+import { loadRealImage } from "../real-set.js";
+import { filmedRealScreen } from "./filmed-real.js";
 import { useRealOcrEngine } from "./real-engine.js";
-
-/** `name` filmed by the simulated camera (seed as the bench films it) and rectified as the pipeline does. */
-async function filmed(name: string, seed: number): Promise<RgbImage> {
-  const shot = await realCameraFrame(readFileSync(join(REAL_SET_DIR, "images", name)), { seed });
-  const w = 585;
-  const h = Math.round((w * shot.screenPx.height) / shot.screenPx.width);
-  return stretchContrast(warpToScreen(await decodeRgb(shot.frame), shot.screenToCamera, w, h));
-}
 
 /**
  * Icons drawn before a label and read into it, on the development set's screens (issue 15, session 6):
@@ -52,7 +42,9 @@ describe("leading icons on real screens, read by the real models", () => {
 
   for (const [name, seed, text] of FILMED)
     it(`reads "${text}" without its icon on ${name} filmed`, async () => {
-      expect((await engine().recognize(await filmed(name, seed))).map((l) => l.text)).toContain(text);
+      expect((await engine().recognize(await filmedRealScreen(name, seed))).map((l) => l.text)).toContain(
+        text,
+      );
     }, 60_000);
 
   it("keeps real first characters: a count's digit, a triangle set as text, a © before a credit", async () => {

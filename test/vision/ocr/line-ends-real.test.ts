@@ -1,19 +1,6 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { realCameraFrame } from "../../../src/lab/real/camera.js";
-import type { RgbImage } from "../../../src/shared/image.js";
-import { decodeRgb, stretchContrast, warpToScreen } from "../../../src/vision/rectify.js";
-import { REAL_SET_DIR } from "../real-set.js";
+import { filmedRealScreen } from "./filmed-real.js";
 import { useRealOcrEngine } from "./real-engine.js";
-
-/** `name` filmed by the simulated camera (seed as the bench films it) and rectified as the pipeline does. */
-async function filmed(name: string, seed: number): Promise<RgbImage> {
-  const shot = await realCameraFrame(readFileSync(join(REAL_SET_DIR, "images", name)), { seed });
-  const w = 585;
-  const h = Math.round((w * shot.screenPx.height) / shot.screenPx.width);
-  return stretchContrast(warpToScreen(await decodeRgb(shot.frame), shot.screenToCamera, w, h));
-}
 
 /**
  * Line ends and word spaces in camera frames of the development set (issue 15, session 7), each read
@@ -39,13 +26,13 @@ describe("line ends and word spaces in camera frames, read by the real models", 
 
   for (const [name, seed, text, before] of FILMED)
     it(`reads "${text}" on ${name} filmed`, async () => {
-      const texts = (await engine().recognize(await filmed(name, seed))).map((l) => l.text);
+      const texts = (await engine().recognize(await filmedRealScreen(name, seed))).map((l) => l.text);
       expect(texts).toContain(text);
       if (before) expect(texts).not.toContain(before);
     }, 60_000);
 
   it("follows a small grey caption whose blurred letters run together", async () => {
-    const texts = (await engine().recognize(await filmed("rd-fordpass-action-sheet.jpg", 112))).map(
+    const texts = (await engine().recognize(await filmedRealScreen("rd-fordpass-action-sheet.jpg", 112))).map(
       (l) => l.text,
     );
     expect(texts.some((t) => t.startsWith("Last Checkin"))).toBe(true);

@@ -1,19 +1,6 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { realCameraFrame } from "../../../src/lab/real/camera.js";
-import type { RgbImage } from "../../../src/shared/image.js";
-import { decodeRgb, stretchContrast, warpToScreen } from "../../../src/vision/rectify.js";
-import { REAL_SET_DIR } from "../real-set.js";
+import { filmedRealScreen } from "./filmed-real.js";
 import { useRealOcrEngine } from "./real-engine.js";
-
-/** `name` filmed by the simulated camera (seed as the bench films it) and rectified as the pipeline does. */
-async function filmed(name: string, seed: number): Promise<RgbImage> {
-  const shot = await realCameraFrame(readFileSync(join(REAL_SET_DIR, "images", name)), { seed });
-  const w = 585;
-  const h = Math.round((w * shot.screenPx.height) / shot.screenPx.width);
-  return stretchContrast(warpToScreen(await decodeRgb(shot.frame), shot.screenToCamera, w, h));
-}
 
 /**
  * A Scriptable script's JSON previewed in a share sheet (SF Pro, real dev-set screen) as a camera frame
@@ -41,7 +28,7 @@ describe("code on a filmed real screen (rd-zkytech-share-sheet-zh, filmed as the
   let texts: string[] = [];
   const read = async () => {
     if (texts.length === 0)
-      texts = (await engine().recognize(await filmed("rd-zkytech-share-sheet-zh.jpg", 122))).map(
+      texts = (await engine().recognize(await filmedRealScreen("rd-zkytech-share-sheet-zh.jpg", 122))).map(
         (l) => l.text,
       );
     return texts;
