@@ -7,8 +7,9 @@ import { imageHeader } from "../../src/util/image-header.js";
 
 /**
  * Integrity of the real-screen sets: the development set `datasets/real-iphone/` (rules are built on
- * it) and the check sets `datasets/real-iphone-check/` and `datasets/real-iphone-check2/` (nobody tunes
- * on them; see their READMEs; the second stays blind because it shares no repository with the first). Every
+ * it) and the check sets `datasets/real-iphone-check/`, `datasets/real-iphone-check2/` and
+ * `datasets/real-iphone-check3/` (nobody tunes on them; see their READMEs; each later one stays blind
+ * because it shares no repository with the sets before it). Every
  * label parses with `realScreenSchema` and names an image of the size it states; every image has
  * exactly one label and exactly one `sources.csv` row with a non-empty licence; and no repository of
  * a check set appears in the development set or in the never-use list (the held-out set draws on
@@ -18,6 +19,7 @@ import { imageHeader } from "../../src/util/image-header.js";
 const DEV = "datasets/real-iphone";
 const CHECK = "datasets/real-iphone-check";
 const CHECK2 = "datasets/real-iphone-check2";
+const CHECK3 = "datasets/real-iphone-check3";
 
 /** The never-use list of `datasets/real-iphone/README.md` (the held-out evaluation set draws on these). */
 const NEVER_USE = [
@@ -169,6 +171,7 @@ describe("real-screen datasets", () => {
   const dev = checkSet(DEV);
   const check = checkSet(CHECK);
   const check2 = checkSet(CHECK2);
+  const check3 = checkSet(CHECK3);
 
   it("development set: labels parse, one label and one licensed source row per image", () => {
     expect(dev.problems).toEqual([]);
@@ -190,6 +193,15 @@ describe("real-screen datasets", () => {
   it("second check set draws on no repository of the development set, the first check set or the never-use list", () => {
     expect(check2.repos.size).toBeGreaterThan(0);
     expect(leaks(check2.repos, new Set([...dev.repos, ...check.repos]))).toEqual([]);
+  });
+
+  it("third check set: labels parse, one label and one licensed source row per image", () => {
+    expect(check3.problems).toEqual([]);
+  });
+
+  it("third check set draws on no repository of the development set, an earlier check set or the never-use list", () => {
+    expect(check3.repos.size).toBeGreaterThan(0);
+    expect(leaks(check3.repos, new Set([...dev.repos, ...check.repos, ...check2.repos]))).toEqual([]);
   });
 
   it("the never-use list here is the one the development set's README states", () => {
