@@ -20,7 +20,7 @@ export interface AnnotateOptions {
 
 export const DEFAULT_ANNOTATE_OPTIONS: AnnotateOptions = { maxLongEdge: 1600, quality: 80 };
 
-/** Box colour per row kind: text blue, unnamed icons orange, named targets (apps, widgets, buttons) purple, keys teal, switches and checkboxes green, the status bar grey. */
+/** Box colour per row kind: text blue, unnamed icons orange, named targets (apps, widgets, buttons) purple, keys teal, switches, checkboxes and sliders green, the status bar grey. */
 const COLORS: Record<ListingKind, readonly [number, number, number]> = {
   text: [0x0a, 0x84, 0xff],
   icon: [0xff, 0x7a, 0x00],
@@ -30,6 +30,7 @@ const COLORS: Record<ListingKind, readonly [number, number, number]> = {
   key: [0x30, 0xb0, 0xc7],
   switch: [0x34, 0xc7, 0x59],
   checkbox: [0x34, 0xc7, 0x59],
+  slider: [0x34, 0xc7, 0x59],
   status: [0x8e, 0x8e, 0x93],
   link: [0x0a, 0x84, 0xff],
 };

@@ -10,7 +10,9 @@ import type { FracBox } from "../shared/box.js";
  * recognised keyboard or dial pad (label = the character it types, or `shift`, `delete`, `space`,
  * `return`, `123`…); `app` an app icon with the name printed under it; `widget` a home-screen widget (label = its caption, the app it opens); `status` the status bar
  * (label = its time); `checkbox` a selection mark (a photo picker's select circle) with `state`; `link` a
- * tinted or underlined run inside a line of text (label = its text; the line is listed whole too).
+ * tinted or underlined run inside a line of text (label = its text; the line is listed whole too);
+ * `slider` a slider's track from end to end, as tall as its knob (label = a title when one is known), with
+ * `value`: where the knob sits (drag from there along the box to change it).
  */
 export type ListingKind =
   | "text"
@@ -22,7 +24,8 @@ export type ListingKind =
   | "widget"
   | "status"
   | "checkbox"
-  | "link";
+  | "link"
+  | "slider";
 
 export interface ListingEntry {
   /** 1-based, in reading order; the number drawn on the annotated image. */
@@ -32,6 +35,8 @@ export interface ListingEntry {
   label: string;
   /** `switch` and `checkbox`: whether it is on (selected). */
   state?: "on" | "off";
+  /** `slider`: the knob's centre along the track, 0 at the left end to 1 at the right end. */
+  value?: number;
   /** Where a tap acts on the element. */
   box: FracBox;
   /** Where the label was read when that is not `box` (an app's name under its icon, a key's glyph). */

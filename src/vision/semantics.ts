@@ -26,6 +26,7 @@ import { applyPhotoGrid } from "./photo-grid.js";
 import { applyQuickType } from "./quicktype.js";
 import type { Candidate } from "./row.js";
 import { centreX, centreY, contains } from "./row.js";
+import { applySliders } from "./sliders.js";
 import { dropSpuriousRows } from "./spurious.js";
 import { mergeStatusBar } from "./status-bar.js";
 import { nameStockApps } from "./stock-apps.js";
@@ -38,7 +39,7 @@ import { textAroundTabBar } from "./tab-bar-content.js";
 /**
  * What the rows mean: pure passes over the screen pixels and the merged OCR/detector rows, in order —
  * the status bar becomes one row; a keyboard, then a dial pad, is listed key by key; switches are found
- * in the pixels and named by their row's title; app icons take the name printed under them, or in the
+ * in the pixels and named by their row's title; sliders found in the pixels carry their knob's position; app icons take the name printed under them, or in the
  * dock a stock app's name by its design (`stock-apps.ts`); icon-only
  * buttons of a recognisable shape are named by it (`icon-shapes.ts`). Each pass
  * drops the raw rows it replaced, so one target is one row. With the phone's `memory`, app icons seen
@@ -59,6 +60,7 @@ export function applyScreenSemantics(
   out = splitInfoGlyphs(out, aspect); // `Yesterday ①`: a cell's detail text and its info button
   out = applyPhotoGrid(screen, out); // photo pickers: a row per thumbnail and per select circle
   out = [...out, ...proposeGlyphs(screen, out)];
+  out = applySliders(screen, out); // a thin track with a knob: one row with the knob's position
   out = nameStripKey(screen, out); // the keyboard-switch key under the keys, when only a glyph found it
   out = [...out, ...findCcPageTabs(screen, out)]; // Control Center's dim page tabs, by the bright one
   out = snapAppTiles(screen, out, aspect); // icon boxes hugging a tile's artwork grow to the tile

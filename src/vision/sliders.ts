@@ -1,0 +1,280 @@
+import type { FracBox } from "../shared/box.js";
+import type { RgbImage } from "../shared/image.js";
+import { type Candidate, centreX, centreY, contains } from "./row.js";
+import { cell, diff, type Grid, runs, SAME, sampleGrid, verticalExtent } from "./switches-grid.js";
+
+/**
+ * Sliders (UISlider and look-alikes) found in the pixels: a thin horizontal track with a knob on it.
+ * The shape model, in grid cells of about one point (`switches-grid.ts`):
+ *
+ * - UIKit's `UISlider`: a 4 pt track (2 pt before iOS 13) with rounded ends, the part left of the knob
+ *   in the tint (`minimumTrackTintColor`, system blue by default), the rest grey
+ *   (`maximumTrackTintColor`); a 28 pt white round thumb with a soft shadow (HIG "Sliders"). Media
+ *   scrubbers and custom sliders (React Native, Flutter) keep the shape with a smaller or coloured
+ *   knob; iOS 26 draws a taller track and a pill-shaped glass knob.
+ * - So: along one grid row, a track run 2–8 cells tall (the same background above and below it), a
+ *   knob 1.8–10× the track's height centred on it (bounded above and below by that background), and on
+ *   the knob's far side either more track at the same height or nothing (the knob at an end). A
+ *   progress bar (no knob) and a hairline separator (1 cell) are not sliders.
+ *
+ * Not covered: vertical sliders (Control Center's volume and brightness blocks, found as icons), a knob
+ * without a visible track, tracks under 2 cells (a 2 pt track on a 320 pt phone through a camera).
+ */
+
+export interface FoundSlider {
+  /** The track from end to end, as tall as the knob: where a drag along it acts. */
+  box: FracBox;
+  /** The knob's centre along the track: 0 at the left end, 1 at the right end. */
+  value: number;
+}
+
+/** Track height in cells: 2 pt (iOS 7–12) to ~8 pt (custom and iOS 26 tracks). */
+const TRACK_TALL = { min: 2, max: 8 };
+/** Knob height in cells, and as a multiple of the track's: a 28 pt thumb on 4 pt; a 12 pt dot on 5 pt. */
+const KNOB_TALL = { min: 8, max: 40, minRatio: 1.8 };
+/** Knob width / height: round 1, an iOS 26 pill ~1.6; anti-aliasing adds a cell or two. */
+const KNOB_WIDE = { min: 0.6, max: 1.8 };
+/** The whole track: HIG sliders span a row's width; 70 cells (≈ 70 pt) excludes a stroke with a dot. */
+const MIN_TRACK = 70;
+/** Each side of a knob between two track runs is at least this long (the knob can sit near an end). */
+const MIN_SIDE = 4;
+/** Cells of blend between a track's end and its background (anti-aliasing, a camera's blur). */
+const END_SLACK = 3;
+/** Share of the cells beside the track that must be its background (min/max symbols at the ends may not). */
+const FLAT_SHARE = 0.85;
+
+interface Bar {
+  x0: number;
+  x1: number;
+  top: number;
+  bottom: number;
+  colour: readonly number[];
+  /** The background just above the bar. */
+  bg: readonly number[];
+}
+
+/** A run at row y that is a thin bar: 2–8 cells tall at its quarter points, one background around. */
+function asBar(g: Grid, y: number, x0: number, x1: number, colour: readonly number[]): Bar | undefined {
+  let top = 0;
+  let bottom = 0;
+  let bg: readonly number[] | undefined;
+  for (const f of [0.25, 0.5, 0.75]) {
+    const x = Math.floor(x0 + f * (x1 - x0));
+    const [t, b] = verticalExtent(g, x, y, colour, TRACK_TALL.max + 1);
+    if (b - t < TRACK_TALL.min || b - t > TRACK_TALL.max || t < 1 || b >= g.h) return undefined;
+    const above = cell(g, x, t - 1);
+    const below = cell(g, x, b);
+    // Anti-aliasing: the cell right outside may be a blend; the next one out is the background.
+    const up = t >= 2 ? cell(g, x, t - 2) : above;
+    const down = b + 1 < g.h ? cell(g, x, b + 1) : below;
+    if (diff(up, down) > 2 * SAME || diff(up, colour) <= SAME) return undefined;
+    if (bg && diff(bg, up) > 2 * SAME) return undefined;
+    bg ??= up;
+    if (f === 0.5) [top, bottom] = [t, b];
+  }
+  return bg ? { x0, x1, top, bottom, colour, bg } : undefined;
+}
+
+/**
+ * The knob's [top, bottom) through column x: the cells from the track's row `cy` out that are not the
+ * background `bg`. A white thumb on a white cell is the background inside; only its shadow's rim
+ * shows, so when the centre is background the outermost rim cell within `reach` is its edge (the
+ * cells just past it must be background again), the same distance on both sides.
+ */
+function knobExtent(g: Grid, x: number, cy: number, bg: readonly number[], reach = 0): [number, number] {
+  const ink = (y: number): boolean => y >= 0 && y < g.h && diff(cell(g, x, y), bg) > SAME;
+  let top = cy;
+  while (top - 1 >= 0 && cy - top < KNOB_TALL.max && ink(top - 1)) top--;
+  let bottom = cy + 1;
+  while (bottom < g.h && bottom - cy < KNOB_TALL.max && ink(bottom)) bottom++;
+  if (reach === 0) return [top, bottom];
+  let rimTop = top;
+  let rimBottom = bottom;
+  for (let d = 1; d <= reach; d++) {
+    if (ink(cy - d)) rimTop = cy - d;
+    if (ink(cy + d)) rimBottom = cy + d + 1;
+  }
+  if (ink(rimTop - 1) || ink(rimTop - 2) || ink(rimBottom) || ink(rimBottom + 1)) return [top, bottom];
+  // The shadow falls below the thumb (UIKit offsets it down): its top rim may not show at all.
+  const r = Math.max(cy - rimTop, rimBottom - 1 - cy);
+  return [cy - r, cy + r + 1];
+}
+
+interface Knob {
+  x0: number;
+  x1: number;
+  top: number;
+  bottom: number;
+}
+
+/** A knob over [x0, x1) on bar `a`'s centre row, or undefined when the shape is not a knob's. */
+function knobAt(g: Grid, a: Bar, x0: number, x1: number): Knob | undefined {
+  const cy = Math.floor((a.top + a.bottom) / 2);
+  const tall = a.bottom - a.top;
+  const w = x1 - x0;
+  const mid = Math.floor((x0 + x1) / 2);
+  const solid = diff(cell(g, mid, cy), a.bg) > SAME;
+  const [top, bottom] = knobExtent(g, mid, cy, a.bg, solid ? 0 : Math.round(0.75 * w));
+  const h = bottom - top;
+  if (h < KNOB_TALL.min || h >= KNOB_TALL.max || h < KNOB_TALL.minRatio * tall) return undefined;
+  if (w < KNOB_WIDE.min * h || w > KNOB_WIDE.max * h + 2) return undefined;
+  // Centred on the track (a shadow drawn 1 pt low shifts it a little).
+  if (Math.abs((top + bottom) / 2 - (a.top + a.bottom) / 2) > 0.2 * h + 1) return undefined;
+  // Round or pill: narrower near its top and bottom than at the track (a square tile is not a knob).
+  // The leftmost ink in the knob's span on a row (a ringed knob has a pale gap inside its ring).
+  const edge = (y: number): number => {
+    for (let x = Math.max(0, x0 - 2); x < mid; x++) if (diff(cell(g, x, y), a.bg) > SAME) return x;
+    return mid;
+  };
+  // Compared just above the track (at the track's row the scan runs on into it).
+  if (solid && edge(top + 1) <= edge(Math.min(cy, a.top - 1)) + 1) return undefined;
+  return { x0, x1, top, bottom };
+}
+
+/** Where the knob beside a bar's end ends: the first background cell out from `x`, stepping `dir`. */
+function knobEnd(g: Grid, a: Bar, x: number, dir: 1 | -1): number {
+  const cy = Math.floor((a.top + a.bottom) / 2);
+  let e = x;
+  while (e >= 0 && e < g.w && Math.abs(e - x) < KNOB_TALL.max && diff(cell(g, e, cy), a.bg) > SAME) e += dir;
+  return e;
+}
+
+/**
+ * Whether the track's surroundings are one flat background: cells just above and below the track, every
+ * few cells along it (the knob's span skipped). A slider sits on a table cell or a sheet; a street on a
+ * map with a pin on it has labels, blocks and other streets beside it.
+ */
+function flatBeside(g: Grid, a: Bar, x0: number, x1: number, k: Knob): boolean {
+  const ys = [a.top - 2, a.bottom + 1].filter((y) => y >= 0 && y < g.h);
+  let n = 0;
+  let flat = 0;
+  for (let x = x0 + 1; x < x1 - 1; x += 4) {
+    if (x >= k.x0 - 2 && x < k.x1 + 2) continue;
+    for (const y of ys) {
+      n++;
+      if (diff(cell(g, x, y), a.bg) <= SAME) flat++;
+    }
+  }
+  return n > 0 && flat >= FLAT_SHARE * n;
+}
+
+/**
+ * Where the track's end really is, from a run's end at `x` stepping `dir`: past more of the track's
+ * colour (a run stops short where sensor noise or blur moved a cell a little), then the first
+ * background cell within `END_SLACK` cells of blend; undefined when the bar runs on into something
+ * else (a street into a label or another street).
+ */
+function trackEnd(g: Grid, a: Bar, x: number, dir: 1 | -1, colour: readonly number[]): number | undefined {
+  const cy = Math.floor((a.top + a.bottom) / 2);
+  let e = x;
+  // More track: near its colour, and nearer it than the background (a pale grey track on white is
+  // within twice SAME of both).
+  const onTrack = (c: readonly number[]): boolean =>
+    diff(c, colour) <= 2 * SAME && diff(c, colour) < diff(c, a.bg);
+  while (e >= 0 && e < g.w && onTrack(cell(g, e, cy))) e += dir;
+  for (let i = 0; i <= END_SLACK && e >= 0 && e < g.w; e += dir, i++)
+    if (diff(cell(g, e, cy), a.bg) <= SAME) return e;
+  return undefined;
+}
+
+/**
+ * The slider over [from, to) with knob `k`, its ends found past more track of `leftColour` /
+ * `rightColour` (the part beyond the knob, when the knob is not at that end).
+ */
+function slider(
+  g: Grid,
+  a: Bar,
+  from: number,
+  to: number,
+  k: Knob,
+  leftColour: readonly number[] | undefined,
+  rightColour: readonly number[] | undefined,
+): FoundSlider | undefined {
+  const left = leftColour ? trackEnd(g, a, from - 1, -1, leftColour) : from - 1;
+  const right = rightColour ? trackEnd(g, a, to, 1, rightColour) : to;
+  if (left === undefined || right === undefined) return undefined;
+  const x0 = left + 1;
+  const x1 = right;
+  if (x1 - x0 < MIN_TRACK || !flatBeside(g, a, x0, x1, k)) return undefined;
+  return {
+    box: [x0 / g.w, k.top / g.h, x1 / g.w, k.bottom / g.h],
+    value: Math.min(1, Math.max(0, ((k.x0 + k.x1) / 2 - x0) / Math.max(1, x1 - x0))),
+  };
+}
+
+/**
+ * Sliders along grid row y: a knob between two thin bars at one height (tint one side, grey the other),
+ * or at one end of a long bar.
+ */
+function sliderRow(g: Grid, y: number): FoundSlider[] {
+  const bars: Bar[] = [];
+  for (const r of runs(g, y)) {
+    if (r.x1 - r.x0 < MIN_SIDE) continue;
+    const b = asBar(g, y, r.x0, r.x1, r.colour);
+    if (b) bars.push(b);
+  }
+  const out: FoundSlider[] = [];
+  const used = new Set<Bar>();
+  for (let i = 0; i < bars.length; i++) {
+    const a = bars[i] as Bar;
+    if (used.has(a)) continue;
+    const b = bars[i + 1];
+    if (b && Math.abs(b.top - a.top) <= 1 && Math.abs(b.bottom - a.bottom) <= 1 && b.x1 - a.x0 >= MIN_TRACK) {
+      const k = knobAt(g, a, a.x1, b.x0);
+      const s = k && slider(g, a, a.x0, b.x1, k, a.colour, b.colour);
+      if (s) {
+        out.push(s);
+        used.add(b);
+        continue;
+      }
+    }
+    if (a.x1 - a.x0 < MIN_TRACK) continue;
+    // The knob at an end: after the bar's right end, or before its left end.
+    const right = knobEnd(g, a, a.x1, 1);
+    const kr = right > a.x1 ? knobAt(g, a, a.x1, right) : undefined;
+    const sr = kr && slider(g, a, a.x0, right, kr, a.colour, undefined);
+    if (sr) {
+      out.push(sr);
+      continue;
+    }
+    const left = knobEnd(g, a, a.x0 - 1, -1) + 1;
+    const kl = left < a.x0 ? knobAt(g, a, left, a.x0) : undefined;
+    const sl = kl && slider(g, a, left, a.x1, kl, undefined, a.colour);
+    if (sl) out.push(sl);
+  }
+  return out;
+}
+
+/**
+ * Every slider on the screen, top to bottom. A slider is seen on each grid row through its track;
+ * overlapping finds are one (the first row's).
+ */
+export function findSliders(image: RgbImage, grid: Grid = sampleGrid(image)): FoundSlider[] {
+  const found: FoundSlider[] = [];
+  for (let y = 2; y < grid.h - 2; y++) {
+    for (const s of sliderRow(grid, y)) {
+      const twin = found.find(
+        (f) => f.box[0] < s.box[2] && s.box[0] < f.box[2] && f.box[1] < s.box[3] && s.box[1] < f.box[3],
+      );
+      if (!twin) found.push(s);
+    }
+  }
+  return found;
+}
+
+/**
+ * Slider rows added to `rows`: `[slider] "" 21%` over each track found. Icon rows centred on a track
+ * (the knob boxed by the detector or the glyph proposer) are the slider and are dropped; the min/max
+ * symbols beside a track stay (they are drawn outside its box).
+ */
+export function applySliders(screen: RgbImage, rows: readonly Candidate[]): Candidate[] {
+  const found = findSliders(screen);
+  if (found.length === 0) return [...rows];
+  const kept = rows.filter(
+    (r) => !(r.kind === "icon" && found.some((s) => contains(s.box, centreX(r.box), centreY(r.box)))),
+  );
+  return [
+    ...kept,
+    ...found.map((s): Candidate => ({ kind: "slider", label: "", value: s.value, box: s.box, conf: 0.8 })),
+  ];
+}
