@@ -6,7 +6,7 @@ import type { PixelBox } from "./detect.js";
  * from it by more than a third of the region's largest difference (at least 24 levels). `null` when the
  * region is degenerate or holds no clear ink.
  */
-interface InkMask {
+export interface InkMask {
   /** Region origin in image pixels and its size. */
   x0: number;
   y0: number;
@@ -77,7 +77,8 @@ export function greyCrop(image: InkImage, box: PixelBox, minW: number, minH: num
   return { x0, y0, w, h, grey, bg, maxDiff };
 }
 
-function inkMask(image: InkImage, box: PixelBox): InkMask | null {
+/** The ink mask of a region (see `InkMask`), or null when it holds no clear ink. */
+export function inkMask(image: InkImage, box: PixelBox): InkMask | null {
   const crop = greyCrop(image, box, 3, 3);
   if (!crop) return null;
   const { x0, y0, w, h, grey, bg, maxDiff } = crop;
@@ -89,7 +90,7 @@ function inkMask(image: InkImage, box: PixelBox): InkMask | null {
 }
 
 /** Bounding rows and columns of the ink, in mask coordinates (inclusive), or null without ink. */
-function inkBounds(m: InkMask): { x0: number; y0: number; x1: number; y1: number } | null {
+export function inkBounds(m: InkMask): { x0: number; y0: number; x1: number; y1: number } | null {
   let x0 = m.w;
   let y0 = m.h;
   let x1 = -1;

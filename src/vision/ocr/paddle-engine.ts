@@ -10,6 +10,7 @@ import { columnCase } from "./column-case.js";
 import type { OcrOptions } from "./config.js";
 import { ctcDecode, restoreSpaces } from "./ctc.js";
 import { ellipsisDash, typographicDashes } from "./dashes.js";
+import { endsWithDegreeRing, ringReach, singleDegreeRing } from "./degree-sign.js";
 import { dbBoxes, detectionInput, detectionInputGrey, detectionSize, type PixelBox } from "./detect.js";
 import { extendAlongLines } from "./extend.js";
 import { gluedBars } from "./glued-bars.js";
@@ -63,6 +64,8 @@ type ReadText = FinishedText & { rest?: FinishedText[]; runsOn?: boolean };
 const HAS_LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 /** A digit then a round glyph at the end of a line: possibly a degree sign read as `0`/`o`. */
 const DIGIT_THEN_RING = /\d[0oO]$/;
+/** A line whose read text ends in a digit: a degree ring after it may have been dropped. */
+const ENDS_IN_DIGIT = /\d$/;
 /** Smallest side (px) worth looking at: below this no glyph is readable. */
 const MIN_IMAGE_SIDE = 8;
 
@@ -174,10 +177,17 @@ export class PaddleOcrEngine implements OcrEngine {
         x1: box.x0 + (box.x1 - box.x0) * r.end,
       };
       const ink = tightenToInk(flat, read);
+      // The last piece of a region is looked at to the region's end: a ring the recogniser dropped
+      // lies past the end of what it read.
+      const last = pieces[k + 1]?.i !== i;
       const raised =
         DIGIT_THEN_RING.test(r.text) && endsWithRaisedMark(detail, toDetail(read))
           ? `${r.text.slice(0, -1)}°`
-          : (texts[k] ?? r.text);
+          : last &&
+              ENDS_IN_DIGIT.test(r.text) &&
+              endsWithDegreeRing(detail, toDetail({ ...read, x1: ringReach(box, width) }))
+            ? `${texts[k] ?? r.text}°`
+            : singleDegreeRing(texts[k] ?? r.text);
       // Curly quote marks from their shape, and two labels read as one line cut apart at a wide gap.
       const crop = toDetail(box);
       const at = (m: { index: number; at: number }) => ({
