@@ -1,7 +1,7 @@
 import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
 import { type Candidate, centreX, centreY, contains } from "./row.js";
-import { cell, diff, type Grid, runs, SAME, sampleGrid, verticalExtent } from "./switches-grid.js";
+import { cell, diff, GRID_WIDTH, type Grid, type Run, runs, SAME } from "./switches-grid.js";
 
 /**
  * Sliders (UISlider and look-alikes) found in the pixels: a thin horizontal track with a knob on it.
@@ -16,9 +16,12 @@ import { cell, diff, type Grid, runs, SAME, sampleGrid, verticalExtent } from ".
  *   knob 1.8–10× the track's height centred on it (bounded above and below by that background), and on
  *   the knob's far side either more track at the same height or nothing (the knob at an end). A
  *   progress bar (no knob) and a hairline separator (1 cell) are not sliders.
+ * - Through a camera (a denoised grid, `smoothGrid`; runs joined where the colour only drifted): a white
+ *   thumb's faint shadow is lost, so a thumb-wide gap of background between the track's two colours on
+ *   a long track is taken as the thumb.
  *
  * Not covered: vertical sliders (Control Center's volume and brightness blocks, found as icons), a knob
- * without a visible track, tracks under 2 cells (a 2 pt track on a 320 pt phone through a camera).
+ * without a visible track, a white thumb at the track's very end, 2 pt tracks through a camera.
  */
 
 export interface FoundSlider {
@@ -28,6 +31,15 @@ export interface FoundSlider {
   value: number;
 }
 
+/**
+ * A white thumb seen only as a gap in the track, in cells: UIKit's 28 pt thumb on 320–430 pt screens
+ * (1.2–0.9 cells a point), with its shadow's blur.
+ */
+const HOLLOW_THUMB = { min: 22, max: 36 };
+/** …on a track this long at least (UIKit sliders span a table cell, ≥ 150 pt in Settings). */
+const HOLLOW_TRACK = 120;
+/** Colours of one track's runs through a camera differ by up to ~17; UIKit's grey track and white by 26. */
+const DRIFT = 22;
 /** Track height in cells: 2 pt (iOS 7–12) to ~8 pt (custom and iOS 26 tracks). */
 const TRACK_TALL = { min: 2, max: 8 };
 /** Knob height in cells, and as a multiple of the track's: a 28 pt thumb on 4 pt; a 12 pt dot on 5 pt. */
@@ -53,24 +65,66 @@ interface Bar {
   bg: readonly number[];
 }
 
+/**
+ * The runs along row y, a run joined to the one before it where the colour only drifted across their
+ * boundary (the cells either side within `SAME`) and the two differ by at most `DRIFT`: `runs` compares
+ * each cell with its run's first, and a camera's vignetting and exposure move a long track's colour by
+ * more than `SAME` end to end; a white thumb's shadow is a gradient from white to the grey track, which
+ * differ by more than `DRIFT`.
+ */
+function barRuns(g: Grid, y: number): Run[] {
+  const out: Run[] = [];
+  for (const r of runs(g, y)) {
+    const last = out[out.length - 1];
+    const drift =
+      last &&
+      r.x0 - last.x1 <= 1 &&
+      diff(cell(g, last.x1 - 1, y), cell(g, r.x0, y)) <= SAME &&
+      diff(cell(g, (last.x0 + last.x1) >> 1, y), cell(g, (r.x0 + r.x1) >> 1, y)) <= DRIFT; // middles: a run's first cell may be a blend
+    if (last && drift) last.x1 = r.x1;
+    else out.push({ ...r });
+  }
+  return out;
+}
+
+/**
+ * Cells up and down from (x, y) nearer `colour` than the background (read past the tallest track above):
+ * a camera's blur leaves a 4 pt track two cells of its colour and a blend either side, which is still
+ * the track; a pale track's blend with white is nearer white, which is not.
+ */
+function barExtent(g: Grid, x: number, y: number, colour: readonly number[]): [number, number] {
+  const bg = cell(g, x, Math.max(0, y - TRACK_TALL.max - 2));
+  const near = (yy: number): boolean => {
+    const c = cell(g, x, yy);
+    return diff(c, colour) < diff(c, bg);
+  };
+  let top = y;
+  while (top - 1 >= 0 && y - top <= TRACK_TALL.max && near(top - 1)) top--;
+  let bottom = y + 1;
+  while (bottom < g.h && bottom - y <= TRACK_TALL.max && near(bottom)) bottom++;
+  return [top, bottom];
+}
+
 /** A run at row y that is a thin bar: 2–8 cells tall at its quarter points, one background around. */
 function asBar(g: Grid, y: number, x0: number, x1: number, colour: readonly number[]): Bar | undefined {
-  let top = 0;
+  let top = -1;
   let bottom = 0;
   let bg: readonly number[] | undefined;
-  for (const f of [0.25, 0.5, 0.75]) {
+  for (const f of [0.5, 0.25, 0.75]) {
     const x = Math.floor(x0 + f * (x1 - x0));
-    const [t, b] = verticalExtent(g, x, y, colour, TRACK_TALL.max + 1);
+    const [t, b] = barExtent(g, x, y, colour);
     if (b - t < TRACK_TALL.min || b - t > TRACK_TALL.max || t < 1 || b >= g.h) return undefined;
+    // Straight: the same edges along it (a glyph's curve, a clock digit's bowl, is not a track).
+    if (top >= 0 && (Math.abs(t - top) > 1 || Math.abs(b - bottom) > 1)) return undefined;
     const above = cell(g, x, t - 1);
     const below = cell(g, x, b);
-    // Anti-aliasing: the cell right outside may be a blend; the next one out is the background.
-    const up = t >= 2 ? cell(g, x, t - 2) : above;
-    const down = b + 1 < g.h ? cell(g, x, b + 1) : below;
+    // Anti-aliasing, and a camera's blur, blend the two cells right outside; the third is the background.
+    const up = t >= 3 ? cell(g, x, t - 3) : above;
+    const down = b + 2 < g.h ? cell(g, x, b + 2) : below;
     if (diff(up, down) > 2 * SAME || diff(up, colour) <= SAME) return undefined;
     if (bg && diff(bg, up) > 2 * SAME) return undefined;
     bg ??= up;
-    if (f === 0.5) [top, bottom] = [t, b];
+    if (top < 0) [top, bottom] = [t, b];
   }
   return bg ? { x0, x1, top, bottom, colour, bg } : undefined;
 }
@@ -108,16 +162,24 @@ interface Knob {
 }
 
 /** A knob over [x0, x1) on bar `a`'s centre row, or undefined when the shape is not a knob's. */
-function knobAt(g: Grid, a: Bar, x0: number, x1: number): Knob | undefined {
+function knobAt(g: Grid, a: Bar, x0: number, x1: number, hollowOk = false): Knob | undefined {
   const cy = Math.floor((a.top + a.bottom) / 2);
   const tall = a.bottom - a.top;
   const w = x1 - x0;
   const mid = Math.floor((x0 + x1) / 2);
   const solid = diff(cell(g, mid, cy), a.bg) > SAME;
-  const [top, bottom] = knobExtent(g, mid, cy, a.bg, solid ? 0 : Math.round(0.75 * w));
+  // Between the track's two colours, a gap of the background is a white thumb whose faint shadow a
+  // camera's blur has lost: taken as round, as tall as the gap is wide.
+  const hollow = !solid && hollowOk && hollowGap(g, a, x0, x1);
+  const [top, bottom] = hollow
+    ? [cy - Math.floor(w / 2), cy - Math.floor(w / 2) + w]
+    : knobExtent(g, mid, cy, a.bg, solid ? 0 : Math.round(0.75 * w));
   const h = bottom - top;
   if (h < KNOB_TALL.min || h >= KNOB_TALL.max || h < KNOB_TALL.minRatio * tall) return undefined;
   if (w < KNOB_WIDE.min * h || w > KNOB_WIDE.max * h + 2) return undefined;
+  // A white thumb seen by its shadow's rim is round: the rim as far below as the gap is wide (a clock's
+  // colon under the gap between two digits' tops is not).
+  if (!solid && !hollow && (h < 0.75 * w || h > 1.3 * w)) return undefined;
   // Centred on the track (a shadow drawn 1 pt low shifts it a little).
   if (Math.abs((top + bottom) / 2 - (a.top + a.bottom) / 2) > 0.2 * h + 1) return undefined;
   // Round or pill: narrower near its top and bottom than at the track (a square tile is not a knob).
@@ -129,6 +191,14 @@ function knobAt(g: Grid, a: Bar, x0: number, x1: number): Knob | undefined {
   // Compared just above the track (at the track's row the scan runs on into it).
   if (solid && edge(top + 1) <= edge(Math.min(cy, a.top - 1)) + 1) return undefined;
   return { x0, x1, top, bottom };
+}
+
+/** The gap's middle half on the track's row is all background: nothing but a white thumb there. */
+function hollowGap(g: Grid, a: Bar, x0: number, x1: number): boolean {
+  const cy = Math.floor((a.top + a.bottom) / 2);
+  const q = Math.floor((x1 - x0) / 4);
+  for (let x = x0 + q; x < x1 - q; x++) if (diff(cell(g, x, cy), a.bg) > SAME) return false;
+  return true;
 }
 
 /** Where the knob beside a bar's end ends: the first background cell out from `x`, stepping `dir`. */
@@ -208,7 +278,7 @@ function slider(
  */
 function sliderRow(g: Grid, y: number): FoundSlider[] {
   const bars: Bar[] = [];
-  for (const r of runs(g, y)) {
+  for (const r of barRuns(g, y)) {
     if (r.x1 - r.x0 < MIN_SIDE) continue;
     const b = asBar(g, y, r.x0, r.x1, r.colour);
     if (b) bars.push(b);
@@ -220,7 +290,15 @@ function sliderRow(g: Grid, y: number): FoundSlider[] {
     if (used.has(a)) continue;
     const b = bars[i + 1];
     if (b && Math.abs(b.top - a.top) <= 1 && Math.abs(b.bottom - a.bottom) <= 1 && b.x1 - a.x0 >= MIN_TRACK) {
-      const k = knobAt(g, a, a.x1, b.x0);
+      // A hollow (white) thumb only as UIKit draws one: a 28 pt gap between the track's two colours
+      // (tint left, grey right) on a long track; a passcode's dashes or a clock's strokes are not one.
+      const gap = b.x0 - a.x1;
+      const hollowOk =
+        diff(a.colour, b.colour) > 2 * SAME &&
+        gap >= HOLLOW_THUMB.min &&
+        gap <= HOLLOW_THUMB.max &&
+        b.x1 - a.x0 >= HOLLOW_TRACK;
+      const k = knobAt(g, a, a.x1, b.x0, hollowOk);
       const s = k && slider(g, a, a.x0, b.x1, k, a.colour, b.colour);
       if (s) {
         out.push(s);
@@ -246,10 +324,44 @@ function sliderRow(g: Grid, y: number): FoundSlider[] {
 }
 
 /**
+ * The switch finder's grid (`GRID_WIDTH` cells across, about one per point), each cell the mean of the
+ * 3 × 3 pixels round its centre: through a camera the rectified frame is ~1.5 px a cell and its sensor
+ * noise alone moves a single pixel by about `SAME`, which splits a thin track's runs and cuts its
+ * height; the mean of nine pixels keeps a third of that. On a screenshot (3 px a cell) it is the cell.
+ */
+export function smoothGrid(image: RgbImage): Grid {
+  const { width: W, height: H, data } = image;
+  const step = W / GRID_WIDTH;
+  const w = GRID_WIDTH;
+  const h = Math.max(1, Math.floor(H / step));
+  const rgb = new Uint8Array(w * h * 3);
+  for (let gy = 0; gy < h; gy++) {
+    const y = Math.min(H - 2, Math.max(1, Math.floor((gy + 0.5) * step)));
+    for (let gx = 0; gx < w; gx++) {
+      const x = Math.min(W - 2, Math.max(1, Math.floor((gx + 0.5) * step)));
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1, o = ((y + dy) * W + x - 1) * 3; dx <= 1; dx++, o += 3) {
+          r += data[o] ?? 0;
+          g += data[o + 1] ?? 0;
+          b += data[o + 2] ?? 0;
+        }
+      const c = (gy * w + gx) * 3;
+      rgb[c] = Math.round(r / 9);
+      rgb[c + 1] = Math.round(g / 9);
+      rgb[c + 2] = Math.round(b / 9);
+    }
+  }
+  return { w, h, rgb };
+}
+
+/**
  * Every slider on the screen, top to bottom. A slider is seen on each grid row through its track;
  * overlapping finds are one (the first row's).
  */
-export function findSliders(image: RgbImage, grid: Grid = sampleGrid(image)): FoundSlider[] {
+export function findSliders(image: RgbImage, grid: Grid = smoothGrid(image)): FoundSlider[] {
   const found: FoundSlider[] = [];
   for (let y = 2; y < grid.h - 2; y++) {
     for (const s of sliderRow(grid, y)) {
