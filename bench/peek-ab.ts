@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { realCameraFrame } from "../src/lab/real/camera.js";
 import { loadRealSet } from "../src/lab/real/dataset.js";
-import type { Mat3 } from "../src/shared/homography.js";
 import { imageHeader } from "../src/util/image-header.js";
+import { mainThreadCpuMs, makePeek, median, type PeekInput } from "./peek-harness.js";
 
 /**
  * Two builds of the peek path compared in one process, peek by peek: each build's `dist` tree is
@@ -42,10 +42,8 @@ const camera = values.camera === true;
 /** A current 3× iPhone's screenshot width (as `real-screens.ts` times the peek). */
 const PEEK_MIN_WIDTH = 1080;
 
-interface Input {
+interface Input extends PeekInput {
   name: string;
-  bytes: Buffer;
-  camera?: { h: Mat3; screenPx: { width: number; height: number } };
 }
 const inputs: Input[] = [];
 for (const [i, sample] of loadRealSet([dataset]).samples.entries()) {
@@ -76,45 +74,16 @@ type Peek = (f: Input) => Promise<{ entries: unknown }>;
 async function loadBuild(dist: string): Promise<{ peek: Peek; close: () => Promise<void> }> {
   const root = resolve(dist);
   const at = (p: string) => join(root, p);
-  const { parseConfig } = (await import(
-    at("src/app/config/load.js")
-  )) as typeof import("../src/app/config/load.js");
-  const { FontBook } = (await import(at("src/shared/fonts.js"))) as typeof import("../src/shared/fonts.js");
-  const { IPHONE_61 } = (await import(
-    at("src/shared/phone-model.js")
-  )) as typeof import("../src/shared/phone-model.js");
-  const { createVision } = (await import(
-    at("src/vision/create.js")
-  )) as typeof import("../src/vision/create.js");
-  const { DEFAULT_VISION_OPTIONS, VisionPipeline } = (await import(
-    at("src/vision/pipeline.js")
-  )) as typeof import("../src/vision/pipeline.js");
-  const config = parseConfig({});
-  const fonts = new FontBook();
-  const clock = { now: () => performance.now() };
-  const vision = await createVision(config, { fonts, clock, screenPx: IPHONE_61.screenPx });
-  const pipelines = new Map<string, InstanceType<typeof VisionPipeline>>();
-  const peek: Peek = (f) => {
-    if (!f.camera) return vision.pipeline.fromScreenshot(f.bytes);
-    const screenPx = f.camera.screenPx;
-    const key = `${screenPx.width}x${screenPx.height}`;
-    let p = pipelines.get(key);
-    if (!p) {
-      const options = { ...DEFAULT_VISION_OPTIONS, rectifiedWidth: config.vision.rectifiedWidth };
-      p = new VisionPipeline({ ocr: vision.ocr, detector: vision.detector, fonts, clock, screenPx }, options);
-      pipelines.set(key, p);
-    }
-    return p.fromCamera(f.bytes, f.camera.h);
-  };
-  return { peek, close: () => vision.close() };
+  const load = async <T>(p: string): Promise<T> => (await import(at(p))) as T;
+  return makePeek({
+    ...(await load<typeof import("../src/app/config/load.js")>("src/app/config/load.js")),
+    ...(await load<typeof import("../src/shared/fonts.js")>("src/shared/fonts.js")),
+    ...(await load<typeof import("../src/shared/phone-model.js")>("src/shared/phone-model.js")),
+    ...(await load<typeof import("../src/vision/create.js")>("src/vision/create.js")),
+    ...(await load<typeof import("../src/vision/pipeline.js")>("src/vision/pipeline.js")),
+  });
 }
 
-/** CPU time of the JS thread in ms (/proc schedstat, ns); NaN where there is none. */
-function mainThreadCpuMs(): number {
-  const path = `/proc/self/task/${process.pid}/schedstat`;
-  if (!existsSync(path)) return Number.NaN;
-  return Number(readFileSync(path, "utf8").split(" ")[0]) / 1e6;
-}
 interface Sample {
   wall: number;
   cpu: number;
@@ -167,7 +136,6 @@ for (let r = 0; r < rounds; r++)
     }
   }
 for (const b of builds) await b.close();
-const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? Number.NaN;
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
 const stats = (ss: Sample[]) =>
   Object.fromEntries(

@@ -7,6 +7,7 @@ import type { Mat3 } from "../src/shared/homography.js";
 import { IPHONE_61 } from "../src/shared/phone-model.js";
 import { createVision } from "../src/vision/create.js";
 import { DEFAULT_VISION_OPTIONS, VisionPipeline } from "../src/vision/pipeline.js";
+import { mainThreadCpuMs, makePeek, median, type PeekInput } from "./peek-harness.js";
 
 /**
  * The peek path alone, in a process of its own so its resident memory is the appliance's, not the
@@ -20,13 +21,12 @@ import { DEFAULT_VISION_OPTIONS, VisionPipeline } from "../src/vision/pipeline.j
 const dir = process.argv[2];
 if (!dir) throw new Error("usage: vision-peek DIR [rounds]");
 const rounds = Math.max(1, Number(process.argv[3] ?? 1));
-interface PeekInput {
+interface FrameFile {
   /** The image file, read just before its peek: the appliance holds one frame at a time, not 25. */
   path: string;
-  /** Camera frame: its homography and the filmed screen's size; absent for a screenshot. */
-  camera?: { h: Mat3; screenPx?: { width: number; height: number } };
+  camera?: PeekInput["camera"];
 }
-const frames: PeekInput[] = readdirSync(dir)
+const frames: FrameFile[] = readdirSync(dir)
   .filter((f) => /\.(jpg|png)$/.test(f))
   .sort()
   .map((f) => {
@@ -41,33 +41,16 @@ const frames: PeekInput[] = readdirSync(dir)
   });
 // As the daemon does: libvips' operation cache only holds memory in a process that never repeats an image.
 sharp.cache(false);
-const config = parseConfig({});
-const clock = { now: () => performance.now() };
-const fonts = new FontBook();
-const vision = await createVision(config, { fonts, clock, screenPx: IPHONE_61.screenPx });
-const pipelines = new Map<string, VisionPipeline>();
-const peek = (f: PeekInput, bytes: Buffer) => {
-  if (!f.camera) return vision.pipeline.fromScreenshot(bytes);
-  const screenPx = f.camera.screenPx ?? IPHONE_61.screenPx;
-  const key = `${screenPx.width}x${screenPx.height}`;
-  let p = pipelines.get(key);
-  if (!p) {
-    const options = { ...DEFAULT_VISION_OPTIONS, rectifiedWidth: config.vision.rectifiedWidth };
-    p = new VisionPipeline({ ocr: vision.ocr, detector: vision.detector, fonts, clock, screenPx }, options);
-    pipelines.set(key, p);
-  }
-  return p.fromCamera(bytes, f.camera.h);
-};
-/**
- * CPU time of this process's main (JS) thread in ms, from /proc's per-task schedstat (ns); NaN where
- * there is none. The peek's serial part: on a shared machine it moves less than the wall time, and
- * work moved off the JS thread (ONNX Runtime's pool, a worker, libuv) shows as the gap to `cpuMs`.
- */
-function mainThreadCpuMs(): number {
-  const path = `/proc/self/task/${process.pid}/schedstat`;
-  if (!existsSync(path)) return Number.NaN;
-  return Number(readFileSync(path, "utf8").split(" ")[0]) / 1e6;
-}
+const vision = await makePeek({
+  parseConfig,
+  FontBook,
+  IPHONE_61,
+  createVision,
+  DEFAULT_VISION_OPTIONS,
+  VisionPipeline,
+});
+const peek = (f: FrameFile, bytes: Buffer) =>
+  vision.peek({ bytes, ...(f.camera ? { camera: f.camera } : {}) });
 const first = frames[0];
 if (first) await peek(first, readFileSync(first.path)); // warm-up: first-run allocations
 const totals: number[] = [];
@@ -100,8 +83,6 @@ function peakRssMb(): number {
   }
   return process.resourceUsage().maxRSS / 1024;
 }
-const median = (xs: number[]): number =>
-  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 process.stdout.write(
   `${JSON.stringify({
     n: totals.length,
