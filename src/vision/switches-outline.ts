@@ -20,6 +20,20 @@ export interface OutlineSwitch {
 
 /** A border line is at least this much darker than the white on both sides of it. */
 const DIP = 10;
+/**
+ * The border above and below the track, read on three cells' mean along it (`along`): a 1 pt grey line
+ * 12 levels darker than a grouped cell's #F2F2F7 (iOS 7–12) keeps only 8–9 through a camera's blur, and
+ * the mean's noise (±1.5 levels) leaves that clear of this.
+ */
+const LINE_DIP = 7;
+/**
+ * The border is faint — UIKit's #E5E5EA-ish line is 20–30 levels under white, less on a grey cell — and
+ * the same above and below the track; a text's strokes or a table's separator (#C6C6C8, ~57 under
+ * white) are darker.
+ */
+const BORDER_MAX = 45;
+/** Border depths above and below the track differ by at most this much (noise and exposure). */
+const BORDER_SAME = 12;
 /** …and at most this many cells wide (a 2 pt line, blurred). */
 const DIP_MAX = 4;
 /**
@@ -77,15 +91,56 @@ function dips(g: Grid, y: number): { dips: Dip[]; b: Float32Array } {
  * The first thin dark line from (x, y) going `dir` within `limit` cells, as its distance; -1 if none.
  * Darker than the start or than `light` (the light outside the capsule on its row), whichever is
  * lighter: the knob's soft shadow greys the track's middle, so the start need not be the track's light.
+ * `level`: the line runs level here (the track's straight part), so it is read on three cells' mean
+ * along it (`along`, `LINE_DIP`); a capsule's end curves, so there one cell and `DIP`.
  */
-function lineAlong(g: Grid, x: number, y: number, dir: -1 | 1, limit: number, light = 0): number {
-  const ref = Math.max(brightness(cell(g, x, y)), light);
+function lineAlong(
+  g: Grid,
+  x: number,
+  y: number,
+  dir: -1 | 1,
+  limit: number,
+  light = 0,
+  level = false,
+): number {
+  const at = level ? along : (gg: Grid, xx: number, yy: number) => brightness(cell(gg, xx, yy));
+  const dip = level ? LINE_DIP : DIP;
+  const ref = Math.max(at(g, x, y), light);
   for (let d = 1; d <= limit; d++) {
     const yy = y + dir * d;
     if (yy < 0 || yy >= g.h) return -1;
-    if (brightness(cell(g, x, yy)) < ref - DIP) return d;
+    if (at(g, x, yy) < ref - dip) return d;
   }
   return -1;
+}
+
+/**
+ * How much darker than the track at (x, y) the border `d` cells away in `dir` gets at its darkest (it
+ * may be blurred over three cells); Infinity when it is no line — the light does not come back at least
+ * half way within the next three cells (the edge of a grey band, a cell's shadow).
+ */
+function borderDepth(g: Grid, x: number, y: number, dir: -1 | 1, d: number): number {
+  const ref = along(g, x, y);
+  const at = (k: number) => {
+    const yy = y + dir * k;
+    return yy >= 0 && yy < g.h ? along(g, x, yy) : Number.NaN;
+  };
+  const dark = Math.min(at(d), at(d + 1), at(d + 2));
+  const back = Math.max(at(d + 3), at(d + 4), at(d + 5));
+  if (!(back >= dark + (ref - dark) / 2)) return Number.POSITIVE_INFINITY;
+  return ref - dark;
+}
+
+/**
+ * Brightness at (x, y) averaged with the cells left and right of it: the border above and below the
+ * track's straight part runs level, so the mean keeps its dip and cuts a camera's sensor noise by √3.
+ */
+function along(g: Grid, x: number, y: number): number {
+  const x0 = Math.max(0, x - 1);
+  const x1 = Math.min(g.w - 1, x + 1);
+  let sum = 0;
+  for (let xx = x0; xx <= x1; xx++) sum += brightness(cell(g, xx, y));
+  return sum / (x1 - x0 + 1);
 }
 
 /** Outline-style switches, as grid-cell boxes. */
@@ -126,14 +181,19 @@ export function findOutlineSwitches(g: Grid): OutlineSwitch[] {
       );
       const clean = Math.max(...sides) - Math.min(...sides) <= DIP / 4;
       const outside = clean ? Math.max(...sides) : 0;
-      const up = lineAlong(g, tx, y, -1, Math.ceil(0.7 * h), outside);
-      const down = lineAlong(g, tx, y, 1, Math.ceil(0.7 * h), outside);
+      const up = lineAlong(g, tx, y, -1, Math.ceil(0.7 * h), outside, true);
+      const down = lineAlong(g, tx, y, 1, Math.ceil(0.7 * h), outside, true);
       if (up < 0 || down < 0) continue;
       if (up + down < 0.7 * h || up + down > 1.15 * h || Math.abs(up - down) > 0.15 * h + 1) continue;
+      // One border all round: as dark above as below, and faint (a separator under a text line, or the
+      // text's own strokes, is a far darker line on one side only).
+      const depthUp = borderDepth(g, tx, y, -1, up);
+      const depthDown = borderDepth(g, tx, y, 1, down);
+      if (Math.max(depthUp, depthDown) > BORDER_MAX || Math.abs(depthUp - depthDown) > BORDER_SAME) continue;
       // … and straight: the same distances a tenth of the width nearer the knob.
       const tx2 = Math.round(off ? tx - 0.1 * w : tx + 0.1 * w);
-      const up2 = lineAlong(g, tx2, y, -1, Math.ceil(0.7 * h), outside);
-      const down2 = lineAlong(g, tx2, y, 1, Math.ceil(0.7 * h), outside);
+      const up2 = lineAlong(g, tx2, y, -1, Math.ceil(0.7 * h), outside, true);
+      const down2 = lineAlong(g, tx2, y, 1, Math.ceil(0.7 * h), outside, true);
       if (Math.abs(up2 - up) > 3 || Math.abs(down2 - down) > 3) continue;
       // Rounded ends: just inside each end line the border is close above this row (a capsule's end
       // curves round; streets on a map or a rectangle's sides run straight up).
