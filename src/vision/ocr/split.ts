@@ -42,6 +42,11 @@ const BLUR_PX = 2;
  * Pro's word space with its side bearings (0.3–0.45 em), which a link inside a sentence keeps.
  */
 const COLOUR_SPLIT_GAP = 0.45;
+/**
+ * ...and this many times the line's widest other word space. 1.5 until session 11; a grey field title
+ * beside its black value (`Service Name  apple`, 19 px against a 13 px word space: 1.46) stayed joined.
+ */
+const COLOUR_SPACE_RATIO = 1.4;
 
 /**
  * SF Pro's vertical metrics as fractions of the em (SF Pro Text, unitsPerEm 2048: cap height 1443 ≈
@@ -72,6 +77,14 @@ export function reach(text: string): number {
   const top = TALL.test(plain) || /\p{M}/u.test(plain) ? ASCENDER : X_HEIGHT;
   return top + (DEEP.test(plain) ? DESCENDER : 0);
 }
+
+/**
+ * Most contrast (luma, 0–255) a blank column may hold. UIKit's lightest text greys on white are
+ * `tertiaryLabel` / `placeholderText` (#3C3C43 at 30%: luma ≈ 196, contrast ≈ 59) and iOS 6's
+ * placeholder (#C7C7CD ≈ 200; 216, contrast 39, measured on rb-ios-passcode-keyboard's `Service Name`):
+ * a sixth of black text's contrast (42) took such a label beside black text for background.
+ */
+const FAINT_INK = 32;
 
 /** Blank column runs at least `minGap` px wide inside `box` (image pixels), between inked columns. */
 export function blankRuns(image: RgbImage, box: PixelBox, minGap: number): { x0: number; x1: number }[] {
@@ -107,9 +120,10 @@ export function blankRuns(image: RgbImage, box: PixelBox, minGap: number): { x0:
       if (d > maxDiff) maxDiff = d;
     }
   // Blank means no ink at all: a sixth of the line's contrast, so the faint letters of a fading line
-  // (text dimmed under a translucent bar) do not leave gaps.
+  // (text dimmed under a translucent bar) do not leave gaps; at most `FAINT_INK`, so a label in a light
+  // grey beside one in black (`Service Name` + `apple`) is ink, not a blank run.
   if (maxDiff < 24) return [];
-  const threshold = Math.max(12, maxDiff / 6);
+  const threshold = Math.max(12, Math.min(FAINT_INK, maxDiff / 6));
   const runs: { x0: number; x1: number }[] = [];
   let start = -1;
   let seenInk = false;
@@ -168,7 +182,7 @@ export function splitAtGaps(
       Math.max(wide - BLUR_PX, 2 * Math.max(0, ...words.filter((w) => w !== g).map((w) => w.x1 - w.x0))) ||
     (g.x1 - g.x0 >= COLOUR_SPLIT_GAP * em - BLUR_PX &&
       spaced.includes(g) &&
-      g.x1 - g.x0 >= 1.5 * Math.max(0, ...words.filter((w) => w !== g).map((w) => w.x1 - w.x0)) &&
+      g.x1 - g.x0 >= COLOUR_SPACE_RATIO * Math.max(0, ...words.filter((w) => w !== g).map((w) => w.x1 - w.x0)) &&
       inkColoursDiffer(image, line, g, em));
   let gaps = runs.filter(cut);
   const widestKept = Math.max(0, ...spaced.filter((g) => !gaps.includes(g)).map((g) => g.x1 - g.x0));
