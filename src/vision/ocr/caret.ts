@@ -32,7 +32,10 @@ export function withoutCaret(text: string, image: RgbImage, box: PixelBox): stri
   // Background: the rows just above and below the box, as `split.ts` measures it.
   const edge: number[] = [];
   for (let x = x0; x < x1; x++)
-    edge.push(luma(image.data, ((y0 - 1) * image.width + x) * 3), luma(image.data, (y1 * image.width + x) * 3));
+    edge.push(
+      luma(image.data, ((y0 - 1) * image.width + x) * 3),
+      luma(image.data, (y1 * image.width + x) * 3),
+    );
   edge.sort((a, b) => a - b);
   const bg = edge[edge.length >> 1] ?? 0;
   const inkAt = (x: number, y: number) => Math.abs(luma(image.data, (y * image.width + x) * 3) - bg) > 40;

@@ -182,7 +182,8 @@ export function splitAtGaps(
       Math.max(wide - BLUR_PX, 2 * Math.max(0, ...words.filter((w) => w !== g).map((w) => w.x1 - w.x0))) ||
     (g.x1 - g.x0 >= COLOUR_SPLIT_GAP * em - BLUR_PX &&
       spaced.includes(g) &&
-      g.x1 - g.x0 >= COLOUR_SPACE_RATIO * Math.max(0, ...words.filter((w) => w !== g).map((w) => w.x1 - w.x0)) &&
+      g.x1 - g.x0 >=
+        COLOUR_SPACE_RATIO * Math.max(0, ...words.filter((w) => w !== g).map((w) => w.x1 - w.x0)) &&
       inkColoursDiffer(image, line, g, em));
   let gaps = runs.filter(cut);
   const widestKept = Math.max(0, ...spaced.filter((g) => !gaps.includes(g)).map((g) => g.x1 - g.x0));
