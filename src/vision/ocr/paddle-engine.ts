@@ -3,6 +3,7 @@ import type { RgbImage } from "../../shared/image.js";
 import { PiclawError } from "../../util/errors.js";
 import type { OcrEngine, TextLine } from "../types.js";
 import { countedBarsIn } from "./bar-count.js";
+import { capitalBars } from "./cap-bar.js";
 import { withoutCaret } from "./caret.js";
 import { recoverSkippedHan, splitAtHanGaps, unifyHanScript, variantPartners } from "./cjk.js";
 import { hanRunsOn, readOnPastCuts } from "./cjk-ends.js";
@@ -197,8 +198,8 @@ export class PaddleOcrEngine implements OcrEngine {
       });
       const glyphs = (r.glyphs ?? []).map(at);
       // A `|` read as `1`/`I`/`l` with its spaces lost (`31131`): its ink reaches below the baseline.
-      const cased = caseFromInk(
-        gluedBars(raised, glyphs, detail, toDetail(ink)),
+      const cased = capitalBars(
+        caseFromInk(gluedBars(raised, glyphs, detail, toDetail(ink)), glyphs, detail, toDetail(ink)),
         glyphs,
         detail,
         toDetail(ink),
