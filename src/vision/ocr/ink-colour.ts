@@ -19,6 +19,14 @@ const TINTED = 70;
 const NEUTRAL = 30;
 /** Hue difference (degrees) from which two tinted inks are different colours. */
 const HUE_APART = 60;
+/**
+ * Two neutral inks are two colours when the fainter one's contrast with the background is at most this
+ * share of the stronger one's: UIKit's text greys are `label` and `secondaryLabel` / `tertiaryLabel`
+ * (#3C3C43 at 60% / 30% over white, #EBEBF5 at 60% / 30% over black), contrast ratios 0.46 / 0.23 on
+ * white and 0.55 / 0.27 on black — a field's grey title beside its black value, a caption beside its
+ * title. One label's words share one colour, so their cores match well above this.
+ */
+const FAINTER_SHARE = 0.6;
 
 /** The mean colour of the most contrasting ink in `x0`–`x1` of `line`, or null without clear ink. */
 function coreColour(image: RgbImage, line: PixelBox, x0: number, x1: number, bg: number): number[] | null {
@@ -39,6 +47,11 @@ function coreColour(image: RgbImage, line: PixelBox, x0: number, x1: number, bg:
   const sum = [0, 0, 0];
   for (const { o } of core) for (let c = 0; c < 3; c++) sum[c] = (sum[c] ?? 0) + (image.data[o + c] ?? 0);
   return sum.map((s) => s / core.length);
+}
+
+function meanGrey(rgb: readonly number[]): number {
+  const [r = 0, g = 0, b = 0] = rgb;
+  return 0.299 * r + 0.587 * g + 0.114 * b;
 }
 
 function chroma(rgb: readonly number[]): number {
@@ -81,7 +94,17 @@ export function inkColoursDiffer(
   if (!left || !right) return false;
   const [a, b] = [chroma(left), chroma(right)];
   if ((a >= TINTED && b <= NEUTRAL) || (b >= TINTED && a <= NEUTRAL)) return true;
+  if (a <= NEUTRAL && b <= NEUTRAL) {
+    const [l, r] = [Math.abs(meanGrey(left) - bg), Math.abs(meanGrey(right) - bg)];
+    return Math.min(l, r) <= FAINTER_SHARE * Math.max(l, r);
+  }
   if (a < TINTED || b < TINTED) return false;
   const d = Math.abs(hue(left) - hue(right)) % 360;
   return Math.min(d, 360 - d) >= HUE_APART;
+}
+
+/** Whether the most contrasting ink in `x0`–`x1` of `line` is tinted (not a grey). */
+export function isTinted(image: RgbImage, line: PixelBox, x0: number, x1: number): boolean {
+  const core = coreColour(image, line, x0, x1, background(image, line));
+  return core !== null && chroma(core) >= TINTED;
 }

@@ -61,7 +61,7 @@ function median(values: number[]): number {
  * their span (an underline or a frame). A character is measured when its component went to no other
  * character and its position lies within the component's width of its centre.
  */
-function measured(
+export function measured(
   comps: readonly InkComponent[],
   glyphs: readonly GlyphAt[],
   lineH: number,

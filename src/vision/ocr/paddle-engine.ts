@@ -3,6 +3,8 @@ import type { RgbImage } from "../../shared/image.js";
 import { PiclawError } from "../../util/errors.js";
 import type { OcrEngine, TextLine } from "../types.js";
 import { countedBarsIn } from "./bar-count.js";
+import { capitalBars } from "./cap-bar.js";
+import { withoutCaret } from "./caret.js";
 import { recoverSkippedHan, splitAtHanGaps, unifyHanScript, variantPartners } from "./cjk.js";
 import { hanRunsOn, readOnPastCuts } from "./cjk-ends.js";
 import { codeBrackets } from "./code-brackets.js";
@@ -196,8 +198,8 @@ export class PaddleOcrEngine implements OcrEngine {
       });
       const glyphs = (r.glyphs ?? []).map(at);
       // A `|` read as `1`/`I`/`l` with its spaces lost (`31131`): its ink reaches below the baseline.
-      const cased = caseFromInk(
-        gluedBars(raised, glyphs, detail, toDetail(ink)),
+      const cased = capitalBars(
+        caseFromInk(gluedBars(raised, glyphs, detail, toDetail(ink)), glyphs, detail, toDetail(ink)),
         glyphs,
         detail,
         toDetail(ink),
@@ -252,7 +254,11 @@ export class PaddleOcrEngine implements OcrEngine {
         if (!HAS_LETTER_OR_DIGIT.test(piece.text)) continue;
         const cut =
           parts.length === 1 ? line : tightenToInk(flat, { ...line, x0: piece.x0 / sx, x1: piece.x1 / sx });
-        const said = trailingHanDot(ellipsisDash(piece.text, detail, toDetail(cut)), detail, toDetail(cut));
+        const said = withoutCaret(
+          trailingHanDot(ellipsisDash(piece.text, detail, toDetail(cut)), detail, toDetail(cut)),
+          detail,
+          toDetail(cut),
+        );
         // The piece's spaces where they were read, kept when one was read for each space it holds.
         const spaceXs = checked.spaces
           .map((s) => s.x / detail.width)

@@ -42,6 +42,11 @@ const BLUR_PX = 2;
  * Pro's word space with its side bearings (0.3–0.45 em), which a link inside a sentence keeps.
  */
 const COLOUR_SPLIT_GAP = 0.45;
+/**
+ * ...and this many times the line's widest other word space. 1.5 until session 11; a grey field title
+ * beside its black value (`Service Name  apple`, 19 px against a 13 px word space: 1.46) stayed joined.
+ */
+const COLOUR_SPACE_RATIO = 1.4;
 
 /**
  * SF Pro's vertical metrics as fractions of the em (SF Pro Text, unitsPerEm 2048: cap height 1443 ≈
@@ -73,6 +78,30 @@ export function reach(text: string): number {
   return top + (DEEP.test(plain) ? DESCENDER : 0);
 }
 
+/**
+ * Most contrast (luma, 0–255) a blank column may hold. UIKit's lightest text greys on white are
+ * `tertiaryLabel` / `placeholderText` (#3C3C43 at 30%: luma ≈ 196, contrast ≈ 59) and iOS 6's
+ * placeholder (#C7C7CD ≈ 200; 216, contrast 39, measured on rb-ios-passcode-keyboard's `Service Name`):
+ * a sixth of black text's contrast (42) took such a label beside black text for background.
+ */
+const FAINT_INK = 32;
+/**
+ * On a line with no blank column at all (text over a photo), a column is ink only where it stands this
+ * share of the line's contrast out from the background on the text's side.
+ */
+const PHOTO_INK_SHARE = 0.5;
+/**
+ * A photo behind the line: the greys just above and below it spread (10th to 90th percentile) over at
+ * least this share of the line's contrast. A drawn surface (a bar, a card, a field) is one flat colour.
+ */
+const PHOTO_SPREAD = 0.25;
+/**
+ * ...and the line stands out from it by at least half the luma range: text set on a photo is white or
+ * black for legibility (HIG, "Materials" / "Color": vibrant or contrasting text over imagery). Dim text
+ * under a sheet's scrim, over other lines (rd-zkytech-share-sheet-zh: contrast 105), is not split so.
+ */
+const PHOTO_CONTRAST = 128;
+
 /** Blank column runs at least `minGap` px wide inside `box` (image pixels), between inked columns. */
 export function blankRuns(image: RgbImage, box: PixelBox, minGap: number): { x0: number; x1: number }[] {
   const x0 = Math.max(0, Math.floor(box.x0));
@@ -95,28 +124,52 @@ export function blankRuns(image: RgbImage, box: PixelBox, minGap: number): { x0:
     );
   edge.sort((a, b) => a - b);
   const bg = edge[Math.floor(edge.length / 2)] ?? 0;
-  const column = new Float32Array(w);
-  let maxDiff = 0;
+  // Per column, the strongest ink lighter and darker than the background.
+  const lighter = new Float32Array(w);
+  const darker = new Float32Array(w);
   // Every other row on lines 16 px and taller: any stroke there is at least 2 px tall, and a gap is
   // blank on every row alike. Halves the cost (this runs on every line with a space).
   const rowStep = h >= 16 ? 2 : 1;
   for (let y = y0; y < y1; y += rowStep)
     for (let x = x0; x < x1; x++) {
-      const d = Math.abs(luma(image.data, (y * image.width + x) * 3) - bg);
-      if (d > (column[x - x0] ?? 0)) column[x - x0] = d;
-      if (d > maxDiff) maxDiff = d;
+      const d = luma(image.data, (y * image.width + x) * 3) - bg;
+      if (d > (lighter[x - x0] ?? 0)) lighter[x - x0] = d;
+      if (-d > (darker[x - x0] ?? 0)) darker[x - x0] = -d;
     }
+  let maxLighter = 0;
+  let maxDarker = 0;
+  for (let i = 0; i < w; i++) {
+    maxLighter = Math.max(maxLighter, lighter[i] ?? 0);
+    maxDarker = Math.max(maxDarker, darker[i] ?? 0);
+  }
+  const maxDiff = Math.max(maxLighter, maxDarker);
   // Blank means no ink at all: a sixth of the line's contrast, so the faint letters of a fading line
-  // (text dimmed under a translucent bar) do not leave gaps.
+  // (text dimmed under a translucent bar) do not leave gaps; at most `FAINT_INK`, so a label in a light
+  // grey beside one in black (`Service Name` + `apple`) is ink, not a blank run.
   if (maxDiff < 24) return [];
-  const threshold = Math.max(12, maxDiff / 6);
+  const threshold = Math.max(12, Math.min(FAINT_INK, maxDiff / 6));
+  const runs = runsOf(w, (i) => Math.max(lighter[i] ?? 0, darker[i] ?? 0) <= threshold, minGap, x0);
+  // Rows above and below the line as flat as a drawn surface: whatever fills the gaps is drawn too
+  // (a field's border, a bar), not a photo's texture.
+  const spread =
+    (edge[Math.floor(0.9 * (edge.length - 1))] ?? 0) - (edge[Math.floor(0.1 * (edge.length - 1))] ?? 0);
+  if (runs.length > 0 || spread < PHOTO_SPREAD * maxDiff || maxDiff < PHOTO_CONTRAST) return runs;
+  // No column is blank: text over a photo (iOS sets white or black text straight on artwork, with at
+  // most a scrim), whose texture fills every gap. The text's own ink is what stands out on the side
+  // its polarity lies (white text: lighter than the photo's median by half the line's contrast).
+  const ink = maxLighter >= maxDarker ? lighter : darker;
+  return runsOf(w, (i) => (ink[i] ?? 0) <= PHOTO_INK_SHARE * maxDiff, minGap, x0);
+}
+
+/** Runs of `blank` columns at least `minGap` wide between inked columns, in image x (`x0` + index). */
+function runsOf(w: number, blank: (i: number) => boolean, minGap: number, x0: number) {
   const runs: { x0: number; x1: number }[] = [];
   let start = -1;
   let seenInk = false;
   for (let i = 0; i < w; i++) {
-    const blank = (column[i] ?? 0) <= threshold;
-    if (blank && start < 0 && seenInk) start = i;
-    if (!blank) {
+    const isBlank = blank(i);
+    if (isBlank && start < 0 && seenInk) start = i;
+    if (!isBlank) {
       if (start >= 0 && i - start >= minGap) runs.push({ x0: x0 + start, x1: x0 + i });
       start = -1;
       seenInk = true;
@@ -168,7 +221,8 @@ export function splitAtGaps(
       Math.max(wide - BLUR_PX, 2 * Math.max(0, ...words.filter((w) => w !== g).map((w) => w.x1 - w.x0))) ||
     (g.x1 - g.x0 >= COLOUR_SPLIT_GAP * em - BLUR_PX &&
       spaced.includes(g) &&
-      g.x1 - g.x0 >= 1.5 * Math.max(0, ...words.filter((w) => w !== g).map((w) => w.x1 - w.x0)) &&
+      g.x1 - g.x0 >=
+        COLOUR_SPACE_RATIO * Math.max(0, ...words.filter((w) => w !== g).map((w) => w.x1 - w.x0)) &&
       inkColoursDiffer(image, line, g, em));
   let gaps = runs.filter(cut);
   const widestKept = Math.max(0, ...spaced.filter((g) => !gaps.includes(g)).map((g) => g.x1 - g.x0));
