@@ -20,6 +20,13 @@ export interface OutlineSwitch {
 
 /** A border line is at least this much darker than the white on both sides of it. */
 const DIP = 10;
+/** …and at most this many cells wide (a 2 pt line, blurred). */
+const DIP_MAX = 4;
+/**
+ * The knob's rim may be wider: its soft drop shadow (UISwitch's knob casts one, ≈ 3 pt, on iOS 7–12)
+ * darkens the track beside it, and a camera's blur merges rim and shadow into one 5–6 pt dip.
+ */
+const RIM_MAX = 6;
 /**
  * The border above and below the track, read on three cells' mean along it (`along`): a 1 pt grey line
  * 12 levels darker than a grouped cell's #F2F2F7 (iOS 7–12) keeps only 8–9 through a camera's blur, and
@@ -34,13 +41,6 @@ const LINE_DIP = 7;
 const BORDER_MAX = 45;
 /** Border depths above and below the track differ by at most this much (noise and exposure). */
 const BORDER_SAME = 12;
-/** …and at most this many cells wide (a 2 pt line, blurred). */
-const DIP_MAX = 4;
-/**
- * The knob's rim may be wider: its soft drop shadow (UISwitch's knob casts one, ≈ 3 pt, on iOS 7–12)
- * darkens the track beside it, and a camera's blur merges rim and shadow into one 5–6 pt dip.
- */
-const RIM_MAX = 6;
 /** The white inside and outside the capsule. */
 const LIGHT = 200;
 /**

@@ -1,6 +1,6 @@
 import { luma, type RgbImage } from "../../shared/image.js";
 import type { PixelBox } from "./detect.js";
-import { inkColoursDiffer, isTinted } from "./ink-colour.js";
+import { edgeLumas, inkColoursDiffer, isTinted, middle } from "./ink-colour.js";
 
 /**
  * A text field's insertion point read as a last letter (`apple|` read `applel`). UIKit draws the caret
@@ -29,15 +29,8 @@ export function withoutCaret(text: string, image: RgbImage, box: PixelBox): stri
   const y0 = Math.max(0, Math.floor(box.y0));
   const y1 = Math.min(image.height, Math.ceil(box.y1));
   if (x1 - x0 < 4 || y1 - y0 < 6 || y0 < 1 || y1 >= image.height) return text;
-  // Background: the rows just above and below the box, as `split.ts` measures it.
-  const edge: number[] = [];
-  for (let x = x0; x < x1; x++)
-    edge.push(
-      luma(image.data, ((y0 - 1) * image.width + x) * 3),
-      luma(image.data, (y1 * image.width + x) * 3),
-    );
-  edge.sort((a, b) => a - b);
-  const bg = edge[edge.length >> 1] ?? 0;
+  // Background: the rows right above and below the box.
+  const bg = middle(edgeLumas(image, x0, x1, y0 - 1, y1));
   const inkAt = (x: number, y: number) => Math.abs(luma(image.data, (y * image.width + x) * 3) - bg) > 40;
   /** Column `x`'s ink: rows from its first to its last ink pixel, and how many of them hold ink. */
   const column = (x: number) => {

@@ -68,15 +68,34 @@ function background(image: RgbImage, line: PixelBox): number {
   const m = Math.max(1, Math.round(0.1 * (line.y1 - line.y0)));
   const above = Math.max(0, Math.floor(line.y0) - m);
   const below = Math.min(image.height - 1, Math.ceil(line.y1) - 1 + m);
+  return middle(
+    edgeLumas(
+      image,
+      Math.max(0, Math.floor(line.x0)),
+      Math.min(image.width, Math.ceil(line.x1)),
+      above,
+      below,
+    ),
+  );
+}
+
+/**
+ * The lumas of rows `above` and `below` (image rows, in range) over columns `x0`–`x1` (exclusive),
+ * sorted: a text line's background, from rows clear of it (its ink box's own edges graze letters).
+ * The median is the line's background grey.
+ */
+export function edgeLumas(image: RgbImage, x0: number, x1: number, above: number, below: number): number[] {
   const edge: number[] = [];
-  for (let x = Math.max(0, Math.floor(line.x0)); x < Math.min(image.width, Math.ceil(line.x1)); x++)
+  for (let x = x0; x < x1; x++)
     edge.push(
       luma(image.data, (above * image.width + x) * 3),
       luma(image.data, (below * image.width + x) * 3),
     );
-  edge.sort((a, b) => a - b);
-  return edge[edge.length >> 1] ?? 0;
+  return edge.sort((a, b) => a - b);
 }
+
+/** The middle value of sorted `xs` (0 for none). */
+export const middle = (xs: readonly number[]): number => xs[xs.length >> 1] ?? 0;
 
 /**
  * Whether the ink within `reach` px left of the gap `x0`–`x1` and within `reach` right of it are two

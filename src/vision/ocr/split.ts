@@ -1,7 +1,7 @@
 import { luma, type RgbImage } from "../../shared/image.js";
 import type { PixelBox } from "./detect.js";
 import { tightenToInk } from "./ink.js";
-import { inkColoursDiffer } from "./ink-colour.js";
+import { edgeLumas, inkColoursDiffer, middle } from "./ink-colour.js";
 import { dropInWordSpaces, type ReadSpace } from "./word-spaces.js";
 
 /**
@@ -116,14 +116,8 @@ export function blankRuns(image: RgbImage, box: PixelBox, minGap: number): { x0:
   const m = Math.max(1, Math.round(0.1 * h));
   const above = Math.max(0, y0 - m);
   const below = Math.min(image.height - 1, y1 - 1 + m);
-  const edge: number[] = [];
-  for (let x = x0; x < x1; x++)
-    edge.push(
-      luma(image.data, (above * image.width + x) * 3),
-      luma(image.data, (below * image.width + x) * 3),
-    );
-  edge.sort((a, b) => a - b);
-  const bg = edge[Math.floor(edge.length / 2)] ?? 0;
+  const edge = edgeLumas(image, x0, x1, above, below);
+  const bg = middle(edge);
   // Per column, the strongest ink lighter and darker than the background.
   const lighter = new Float32Array(w);
   const darker = new Float32Array(w);
