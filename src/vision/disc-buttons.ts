@@ -277,7 +277,8 @@ const wideAround = (row: Candidate["box"], disc: Candidate["box"]): boolean =>
 const SYMBOL_READ = /^(?:[xX×✕✖+＋\-−–—一✓√]|\.{2,3}|…|⋯)$/u;
 
 /** Whether `row` is a text row whose whole label is a disc symbol's read (`SYMBOL_READ`). */
-export const isSymbolRead = (row: Candidate): boolean => row.kind === "text" && SYMBOL_READ.test(row.label.trim());
+export const isSymbolRead = (row: Candidate): boolean =>
+  row.kind === "text" && SYMBOL_READ.test(row.label.trim());
 
 /**
  * The text rows among `rows` that are the OCR's read of a symbol on one of `discs` (their centre inside
