@@ -235,8 +235,12 @@ function discButton(
     const box: Candidate["box"] = [x0 / w, y0 / h, x1 / w, y1 / h];
     const cx = (x0 + x1) / 2 / w;
     const cy = (y0 + y1) / 2 / h;
-    const covered = rows.some((r) => cx >= r.box[0] && cx <= r.box[2] && cy >= r.box[1] && cy <= r.box[3]);
-    const inside = rows.some(
+    // Rows that are this button already. Not a box the detector drew round a whole card, table row
+    // or picture the disc sits in (dropped later as spurious, or a picture's one row, which keeps the
+    // discs drawn over it), nor the OCR's read of the disc's own symbol as a character (`x` on ⊗).
+    const claims = rows.filter((r) => !isSymbolRead(r) && !(r.kind === "icon" && wideAround(r.box, box)));
+    const covered = claims.some((r) => cx >= r.box[0] && cx <= r.box[2] && cy >= r.box[1] && cy <= r.box[3]);
+    const inside = claims.some(
       (r) =>
         (r.box[0] + r.box[2]) / 2 >= box[0] &&
         (r.box[0] + r.box[2]) / 2 <= box[2] &&
@@ -246,6 +250,49 @@ function discButton(
     if (covered || inside) return undefined;
     return { kind: "icon", label: "", box, conf: 0.6 };
   }
+}
+
+/**
+ * An icon box around a disc is a container (a card, a table cell, a picture), not the disc's button,
+ * when it is ≥ 3× the disc's width and ≥ 100 pt wide: an icon-only button's box is its hit target,
+ * ≥ 44 pt (HIG) and rarely over ~60 pt even for a toolbar item, while the detector's card and cell
+ * boxes run most of the screen's width (10–40× a 22 pt ⊗). A ⓘ's 44 pt box around its 16 pt inner
+ * disc stays the ⓘ's.
+ */
+const CONTAINER_WIDTH = 3;
+const CONTAINER_PT = 100;
+
+const wideAround = (row: Candidate["box"], disc: Candidate["box"]): boolean =>
+  row[2] - row[0] >= Math.max(CONTAINER_WIDTH * (disc[2] - disc[0]), CONTAINER_PT / SCREEN_PT) &&
+  row[0] <= disc[0] &&
+  row[2] >= disc[2] &&
+  row[1] <= disc[1] &&
+  row[3] >= disc[3];
+
+/**
+ * What OCR reads off a disc button's symbol as one character: the ✕ of `xmark.circle.fill` (`x`, `×`),
+ * the + and − of add/remove discs (`一` in a Chinese line), the ✓ of a done platter, ⋯ (`...`, `…`).
+ * A letter or digit other than x is never taken for one (a monogram avatar's `J` is its text).
+ */
+const SYMBOL_READ = /^(?:[xX×✕✖+＋\-−–—一✓√]|\.{2,3}|…|⋯)$/u;
+
+/** Whether `row` is a text row whose whole label is a disc symbol's read (`SYMBOL_READ`). */
+export const isSymbolRead = (row: Candidate): boolean =>
+  row.kind === "text" && SYMBOL_READ.test(row.label.trim());
+
+/**
+ * The text rows among `rows` that are the OCR's read of a symbol on one of `discs` (their centre inside
+ * the disc): the disc's button row replaces them, one target, one row.
+ */
+export function discSymbolReads(discs: readonly Candidate[], rows: readonly Candidate[]): Set<Candidate> {
+  const out = new Set<Candidate>();
+  for (const r of rows) {
+    if (!isSymbolRead(r)) continue;
+    const x = (r.box[0] + r.box[2]) / 2;
+    const y = (r.box[1] + r.box[3]) / 2;
+    if (discs.some((d) => x >= d.box[0] && x <= d.box[2] && y >= d.box[1] && y <= d.box[3])) out.add(r);
+  }
+  return out;
 }
 
 /** The filled area of region `id` in its box when its outline is a circle (see the module comment). */

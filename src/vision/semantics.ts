@@ -9,6 +9,7 @@ import { chatDecorations } from "./chat-decor.js";
 import { findCcPageTabs } from "./control-center-tabs.js";
 import { textCutByOverlay } from "./cut-text.js";
 import { applyDialPad } from "./dial-pad.js";
+import { discSymbolReads } from "./disc-buttons.js";
 import { proposeGlyphs } from "./glyphs.js";
 import { textUnderBottomBar } from "./home-indicator-text.js";
 import { applyHomeGrid } from "./home-tiles.js";
@@ -59,7 +60,9 @@ export function applyScreenSemantics(
   out = applySwitches(screen, out);
   out = splitInfoGlyphs(out, aspect); // `Yesterday ①`: a cell's detail text and its info button
   out = applyPhotoGrid(screen, out); // photo pickers: a row per thumbnail and per select circle
-  out = [...out, ...proposeGlyphs(screen, out)];
+  const glyphs = proposeGlyphs(screen, out);
+  const reads = discSymbolReads(glyphs, out); // `x` read off a ⊗: the disc's row replaces it
+  out = [...out.filter((r) => !reads.has(r)), ...glyphs];
   out = applySliders(screen, out); // a thin track with a knob: one row with the knob's position
   out = nameStripKey(screen, out); // the keyboard-switch key under the keys, when only a glyph found it
   out = [...out, ...findCcPageTabs(screen, out)]; // Control Center's dim page tabs, by the bright one

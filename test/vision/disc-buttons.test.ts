@@ -3,8 +3,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { realCameraFrame } from "../../src/lab/real/camera.js";
 import type { RgbImage } from "../../src/shared/image.js";
-import { proposeDiscButtons } from "../../src/vision/disc-buttons.js";
+import { discSymbolReads, proposeDiscButtons } from "../../src/vision/disc-buttons.js";
 import { decodeRgb, stretchContrast, warpToScreen } from "../../src/vision/rectify.js";
+import type { Candidate } from "../../src/vision/row.js";
 import { loadRealImage, REAL_SET_DIR, realLabel } from "./real-set.js";
 
 const elements = (name: string) => realLabel(name).elements;
@@ -80,4 +81,50 @@ describe("proposeDiscButtons", () => {
           e.label,
         ).toHaveLength(1);
     });
+});
+
+describe("disc buttons inside a card's box", () => {
+  // The detector boxes each whole card of rb-autoglm-shortcuts-zh as one icon (dropped later as a wide
+  // box); that box must not claim the 22 pt ⊗ at the card's end (main missed two of the three).
+  it("finds the ⊗ of every card when the detector boxed the cards", async () => {
+    const name = "rb-autoglm-shortcuts-zh.png";
+    const cards: Candidate[] = [
+      { kind: "icon", label: "", box: [0.081, 0.134, 0.999, 0.195], conf: 0.4 },
+      { kind: "icon", label: "", box: [0.0, 0.293, 1.0, 0.351], conf: 0.4 },
+    ];
+    const rows = proposeDiscButtons(await loadRealImage(name), cards);
+    const truth = elements(name).filter((e) => e.label === "delete");
+    expect(truth).toHaveLength(3);
+    for (const e of truth) expect(rows.filter((r) => centreIn(e.box, r))).toHaveLength(1);
+  });
+
+  it("lets a button-sized box keep its disc, and only a symbol's read give way", () => {
+    const w = 390;
+    const h = 844;
+    const data = Buffer.alloc(w * h * 3, 255);
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++)
+        if ((x - 200) ** 2 + (y - 400) ** 2 <= 11 ** 2) data.set([142, 142, 147], (y * w + x) * 3);
+    for (let d = -5; d <= 5; d++) {
+      data.set([255, 255, 255], ((400 + d) * w + 200 + d) * 3);
+      data.set([255, 255, 255], ((400 + d) * w + 200 - d) * 3);
+    }
+    const screen: RgbImage = { width: w, height: h, channels: 3, data };
+    const at = (l: number, t: number, r: number, b: number): Candidate["box"] => [l / w, t / h, r / w, b / h];
+    expect(proposeDiscButtons(screen, [])).toHaveLength(1);
+    // A 48 pt button box around it (a ⓘ's hit target) is that button: no second row.
+    const own: Candidate = { kind: "icon", label: "", box: at(176, 376, 224, 424), conf: 0.5 };
+    expect(proposeDiscButtons(screen, [own])).toEqual([]);
+    // A monogram read as a letter is text, not the symbol's read: it keeps the disc.
+    const letter: Candidate = { kind: "text", label: "J", box: at(194, 393, 206, 407), conf: 0.9 };
+    expect(proposeDiscButtons(screen, [letter])).toEqual([]);
+    // `x` read off the ⊗ gives way, and the disc's row replaces it.
+    const read: Candidate = { kind: "text", label: "x", box: at(194, 393, 206, 407), conf: 0.9 };
+    const discs = proposeDiscButtons(screen, [read]);
+    expect(discs).toHaveLength(1);
+    expect([...discSymbolReads(discs, [read, letter])]).toEqual([read]);
+    // A full-width card box around it claims nothing.
+    const card: Candidate = { kind: "icon", label: "", box: at(10, 370, 380, 430), conf: 0.4 };
+    expect(proposeDiscButtons(screen, [card])).toHaveLength(1);
+  });
 });
