@@ -281,24 +281,41 @@ function firstGlyph(
   const bg = lineBackground(image, line);
   const diff = new Float32Array(w * wh);
   let maxDiff = 0;
+  // The ink's contrast from the upper three quarters: the box may take in the top of a darker shape right
+  // under the line (a widget's glyph beside the next label), whose contrast would hide a tinted line's.
   for (let y = 0; y < wh; y++)
     for (let i = 0; i < w; i++) {
       const d = Math.abs(luma(image.data, ((y0 + y) * image.width + x0 + i) * 3) - bg);
       diff[y * w + i] = d;
-      if (d > maxDiff) maxDiff = d;
+      if (d > maxDiff && y < 0.75 * wh) maxDiff = d;
     }
   if (maxDiff < 48) return undefined;
   const threshold = maxDiff / 2;
-  // Seed: the first column holding ink; flood its component (8-connected).
-  let seed = -1;
-  for (let i = 0; i < w && seed < 0; i++)
-    for (let y = 0; y < wh; y++)
-      if ((diff[y * w + i] ?? 0) > threshold) {
-        seed = y * w + i;
-        break;
-      }
-  if (seed < 0) return undefined;
+  // Seed: the first column holding ink; flood its component (8-connected). A component that rises from
+  // the box's bottom edge no higher than its middle is the top of a shape below the line, not a letter.
   const seen = new Uint8Array(w * wh);
+  for (let i = 0; i < w; i++)
+    for (let y = 0; y < wh; y++) {
+      const p = y * w + i;
+      if (seen[p] || (diff[p] ?? 0) <= threshold) continue;
+      const c = flood(diff, seen, w, wh, p, threshold);
+      if (c.bottom === wh - 1 && c.top >= wh / 2) continue;
+      // A glyph touching the window's right edge ran into its neighbours: not one letter.
+      if (c.right >= w - 1 || c.bottom - c.top < 3) return undefined;
+      return { top: y0 + c.top, bottom: y0 + c.bottom + 1, right: x0 + c.right + 1 };
+    }
+  return undefined;
+}
+
+/** The 8-connected component of cells over `threshold` from `seed`, marked in `seen`: its extent. */
+function flood(
+  diff: Float32Array,
+  seen: Uint8Array,
+  w: number,
+  wh: number,
+  seed: number,
+  threshold: number,
+): { top: number; bottom: number; right: number } {
   const stack = [seed];
   seen[seed] = 1;
   let top = wh;
@@ -323,9 +340,7 @@ function firstGlyph(
         }
       }
   }
-  // A glyph touching the window's right edge ran into its neighbours: not one letter.
-  if (right >= w - 1 || bottom - top < 3) return undefined;
-  return { top: y0 + top, bottom: y0 + bottom + 1, right: x0 + right + 1 };
+  return { top, bottom, right };
 }
 
 /**

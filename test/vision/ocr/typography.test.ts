@@ -164,6 +164,19 @@ describe("initialCase", () => {
     // Never the other way: a capital read as one stays.
     expect(initialCase("Sold", line(21), INK)).toBe("Sold");
   });
+  it("skips the top of a shape below the line that the ink box took in (a widget's glyph under `Off`)", () => {
+    // rd-fordpass-home-widgets-light: a door glyph under the next label rises into `Off`'s box from the
+    // left of the `O`; its top, not the `O`, was measured as the first glyph.
+    const below = drawn(
+      200,
+      60,
+      (x, y) =>
+        (x >= 14 && x < 30 && y >= 12 && y < 50) ||
+        (x >= 40 && x < 46 && y >= 10 && y < 50) ||
+        (x >= 5 && x < 12 && y >= 44),
+    );
+    expect(initialCase("off", below, INK)).toBe("Off");
+  });
   it("keeps a small letter at x-height, one without a tall letter to compare with, and other letters", () => {
     expect(initialCase("off", line(21), INK)).toBe("off");
     expect(initialCase("ocean", line(12), INK)).toBe("ocean");
