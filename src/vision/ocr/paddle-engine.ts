@@ -37,6 +37,7 @@ import {
   writeCrop,
 } from "./recognize.js";
 import { slashesFromInk } from "./slashes.js";
+import { rereadSnug } from "./snug-reread.js";
 import { splitAtGaps } from "./split.js";
 import { copyrightSign, parenthesisedChecks, verticalBars } from "./symbols.js";
 import { readTimePeriods } from "./time-suffix.js";
@@ -152,6 +153,10 @@ export class PaddleOcrEngine implements OcrEngine {
         if (second && second.conf > (read[i]?.conf ?? 0)) read[i] = second;
       }
     }
+    // A weak reading read again from a crop snug to its ink's rows (`snug-reread.ts`).
+    await rereadSnug(read, boxes, flat, this.options.minConfidence, (snug, which) =>
+      this.read(detail, snug.map(toDetail), which),
+    );
     // A Chinese line whose box ends inside its last glyph, read again an em wider (`cjk-ends.ts`).
     await readOnPastCuts(read, boxes, width, this.options.minConfidence, (wider, which) =>
       this.read(detail, wider.map(toDetail), which),

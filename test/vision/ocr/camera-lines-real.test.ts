@@ -56,3 +56,25 @@ describe("camera-frame lines the blur misread, on filmed real screens", () => {
     expect(t).toContain("Sat, 13 Apr, 10:09 AM");
   }, 120_000);
 });
+
+/**
+ * Weak camera readings read again from a crop snug to their ink's rows (`snug-reread.ts`): the blurred
+ * map's region stands taller over a small line, and the recogniser drops glyphs it reads too small.
+ */
+describe("weak camera lines read again from a snug crop, on filmed real screens", () => {
+  const engine = useRealOcrEngine();
+  const texts = async (name: string, seed: number) =>
+    (await engine().recognize(await filmedRealScreen(name, seed))).map((l) => l.text);
+
+  it("reads a small grey line to its end (rc-vpsny-deploy)", async () => {
+    const t = await texts("rc-vpsny-deploy.png", 101);
+    // Read at 0.84 from the map's region as `…, Backups, P`.
+    expect(t).toContain("Private Networking, Backups, IPv6");
+  }, 120_000);
+
+  it("reads a grey subtitle's commas and words (rb-cowabunga-extra-tools)", async () => {
+    const t = await texts("rb-cowabunga-extra-tools.png", 48);
+    // Read at 0.71 as `Banners ounds ad`.
+    expect(t).toContain("Banners, Sounds, Badges");
+  }, 120_000);
+});
