@@ -8,7 +8,7 @@ import { imageHeader } from "../../src/util/image-header.js";
 /**
  * Integrity of the real-screen sets: the development set `datasets/real-iphone/` (rules are built on
  * it) and the check sets `datasets/real-iphone-check/`, `datasets/real-iphone-check2/`,
- * `datasets/real-iphone-check3/` and `datasets/real-iphone-check4/` (nobody tunes on them; see their READMEs; each later one stays blind
+ * `datasets/real-iphone-check3/`, `datasets/real-iphone-check4/` and `datasets/real-iphone-check5/` (nobody tunes on them; see their READMEs; each later one stays blind
  * because it shares no repository with the sets before it). Every
  * label parses with `realScreenSchema` and names an image of the size it states; every image has
  * exactly one label and exactly one `sources.csv` row with a non-empty licence; and no repository of
@@ -21,6 +21,7 @@ const CHECK = "datasets/real-iphone-check";
 const CHECK2 = "datasets/real-iphone-check2";
 const CHECK3 = "datasets/real-iphone-check3";
 const CHECK4 = "datasets/real-iphone-check4";
+const CHECK5 = "datasets/real-iphone-check5";
 
 /** The never-use list of `datasets/real-iphone/README.md` (the held-out evaluation set draws on these). */
 const NEVER_USE = [
@@ -174,6 +175,7 @@ describe("real-screen datasets", () => {
   const check2 = checkSet(CHECK2);
   const check3 = checkSet(CHECK3);
   const check4 = checkSet(CHECK4);
+  const check5 = checkSet(CHECK5);
 
   it("development set: labels parse, one label and one licensed source row per image", () => {
     expect(dev.problems).toEqual([]);
@@ -214,6 +216,20 @@ describe("real-screen datasets", () => {
     expect(check4.repos.size).toBeGreaterThan(0);
     expect(
       leaks(check4.repos, new Set([...dev.repos, ...check.repos, ...check2.repos, ...check3.repos])),
+    ).toEqual([]);
+  });
+
+  it("fifth check set: labels parse, one label and one licensed source row per image", () => {
+    expect(check5.problems).toEqual([]);
+  });
+
+  it("fifth check set draws on no repository of the development set, an earlier check set or the never-use list", () => {
+    expect(check5.repos.size).toBeGreaterThanOrEqual(6);
+    expect(
+      leaks(
+        check5.repos,
+        new Set([...dev.repos, ...check.repos, ...check2.repos, ...check3.repos, ...check4.repos]),
+      ),
     ).toEqual([]);
   });
 
