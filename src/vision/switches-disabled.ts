@@ -1,4 +1,4 @@
-import { cell, diff, type Grid, GRID_WIDTH } from "./switches-grid.js";
+import { cell, diff, GRID_WIDTH, type Grid } from "./switches-grid.js";
 
 /**
  * Disabled switches. A `UISwitch` with `isEnabled = false` "draws itself with a dimmed appearance"
@@ -46,7 +46,9 @@ function backgrounds(g: Grid): [number, number, number][] {
       bins[k] = (bins[k] ?? 0) + 1;
       n++;
     }
-  const order = [...bins.keys()].filter((k) => (bins[k] ?? 0) > 0).sort((a, b) => (bins[b] ?? 0) - (bins[a] ?? 0));
+  const order = [...bins.keys()]
+    .filter((k) => (bins[k] ?? 0) > 0)
+    .sort((a, b) => (bins[b] ?? 0) - (bins[a] ?? 0));
   const out: [number, number, number][] = [];
   for (const k of order.slice(0, 2)) {
     if (out.length > 0 && (bins[k] ?? 0) < SECOND_SHARE * n) break;
@@ -94,7 +96,10 @@ export function undimmedGrids(g: Grid): { grid: Grid; bg: [number, number, numbe
     const rgb = new Uint8Array(g.rgb.length);
     for (let i = 0; i < rgb.length; i++) {
       const b = bg[i % 3] ?? 0;
-      rgb[i] = Math.max(0, Math.min(255, Math.round(((mean[i] ?? 0) - (1 - DIMMED_ALPHA) * b) / DIMMED_ALPHA)));
+      rgb[i] = Math.max(
+        0,
+        Math.min(255, Math.round(((mean[i] ?? 0) - (1 - DIMMED_ALPHA) * b) / DIMMED_ALPHA)),
+      );
     }
     return { grid: { w, h, rgb }, bg };
   });
@@ -143,7 +148,11 @@ export function pastelOnTrack(
   colour: readonly number[],
 ): boolean {
   const [x0, y0, , y1] = box;
-  const beside = cell(g, Math.max(0, x0 - Math.max(2, Math.round(0.2 * (y1 - y0)))), Math.floor((y0 + y1) / 2));
+  const beside = cell(
+    g,
+    Math.max(0, x0 - Math.max(2, Math.round(0.2 * (y1 - y0)))),
+    Math.floor((y0 + y1) / 2),
+  );
   if (Math.min(...beside) < 255 - 2 * KNOB_TOL) return false;
   const lo = Math.min(colour[0] ?? 0, colour[1] ?? 0, colour[2] ?? 0);
   const hi = Math.max(colour[0] ?? 0, colour[1] ?? 0, colour[2] ?? 0);

@@ -89,7 +89,13 @@ describe("findSwitches: disabled (dimmed) switches", () => {
   }, 300_000);
 
   it("lists a disabled switch with `disabled` after its state", () => {
-    const row = { id: 3, kind: "switch" as const, label: "Wi-Fi", state: "off" as const, disabled: true as const };
+    const row = {
+      id: 3,
+      kind: "switch" as const,
+      label: "Wi-Fi",
+      state: "off" as const,
+      disabled: true as const,
+    };
     expect(formatEntry({ ...row, box: [0.8, 0.3, 0.95, 0.34], conf: 0.9 })).toBe(
       '3 [switch] "Wi-Fi" off disabled [0.800,0.300,0.950,0.340] 0.90',
     );
