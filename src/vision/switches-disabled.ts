@@ -24,6 +24,8 @@ const DIMMED_ALPHA = 0.5;
 const NEUTRAL = 12;
 /** A second background is tried when it covers at least this share of the sampled cells. */
 const SECOND_SHARE = 0.12;
+/** Backgrounds are counted on every this-many-th cell each way (a cell is ~1 pt; a list row is 44). */
+const BG_STEP = 4;
 /** Two backgrounds closer than this (largest channel difference) are one. */
 const DISTINCT = 10;
 /** A dimmed knob is white blended with B: within this of (255 + B) / 2 in every channel. */
@@ -38,8 +40,8 @@ const OFF_TRACK = [233, 233, 234] as const;
 function backgrounds(g: Grid): [number, number, number][] {
   const bins = new Uint32Array(1 << 15);
   let n = 0;
-  for (let y = 0; y < g.h; y += 2)
-    for (let x = g.w >> 1; x < g.w; x += 2) {
+  for (let y = 0; y < g.h; y += BG_STEP)
+    for (let x = g.w >> 1; x < g.w; x += BG_STEP) {
       const [r, gg, b] = cell(g, x, y);
       if (Math.max(r, gg, b) - Math.min(r, gg, b) > NEUTRAL) continue;
       const k = ((r >> 3) << 10) | ((gg >> 3) << 5) | (b >> 3);
@@ -54,8 +56,8 @@ function backgrounds(g: Grid): [number, number, number][] {
     if (out.length > 0 && (bins[k] ?? 0) < SECOND_SHARE * n) break;
     // The bin's mean colour.
     let [sr, sg, sb, m] = [0, 0, 0, 0];
-    for (let y = 0; y < g.h; y += 2)
-      for (let x = g.w >> 1; x < g.w; x += 2) {
+    for (let y = 0; y < g.h; y += BG_STEP)
+      for (let x = g.w >> 1; x < g.w; x += BG_STEP) {
         const [r, gg, b] = cell(g, x, y);
         if ((((r >> 3) << 10) | ((gg >> 3) << 5) | (b >> 3)) !== k) continue;
         sr += r;
@@ -65,6 +67,30 @@ function backgrounds(g: Grid): [number, number, number][] {
       }
     const bg: [number, number, number] = [Math.round(sr / m), Math.round(sg / m), Math.round(sb / m)];
     if (!out.some((o) => diff(o, bg) < DISTINCT)) out.push(bg);
+  }
+  return out;
+}
+
+/** Each cell's mean over its 3×3 neighbourhood (edge cells repeated), as two 1-D passes. */
+function boxMean3(g: Grid): Uint8Array {
+  const { w, h, rgb } = g;
+  const stride = w * 3;
+  const row = new Uint16Array(rgb.length);
+  for (let y = 0; y < h; y++) {
+    const o = y * stride;
+    for (let i = 0; i < stride; i++) {
+      const l = i >= 3 ? i - 3 : i;
+      const r = i + 3 < stride ? i + 3 : i;
+      row[o + i] = (rgb[o + l] ?? 0) + (rgb[o + i] ?? 0) + (rgb[o + r] ?? 0);
+    }
+  }
+  const out = new Uint8Array(rgb.length);
+  for (let y = 0; y < h; y++) {
+    const o = y * stride;
+    const up = y > 0 ? o - stride : o;
+    const down = y < h - 1 ? o + stride : o;
+    for (let i = 0; i < stride; i++)
+      out[o + i] = ((row[up + i] ?? 0) + (row[o + i] ?? 0) + (row[down + i] ?? 0) + 4) / 9;
   }
   return out;
 }
@@ -79,19 +105,7 @@ function backgrounds(g: Grid): [number, number, number][] {
 export function undimmedGrids(g: Grid): { grid: Grid; bg: [number, number, number] }[] {
   if (g.w !== GRID_WIDTH) return [];
   const { w, h } = g;
-  const mean = new Uint8Array(g.rgb.length);
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++)
-      for (let c = 0; c < 3; c++) {
-        let sum = 0;
-        let n = 0;
-        for (let yy = Math.max(0, y - 1); yy <= Math.min(h - 1, y + 1); yy++)
-          for (let xx = Math.max(0, x - 1); xx <= Math.min(w - 1, x + 1); xx++) {
-            sum += g.rgb[(yy * w + xx) * 3 + c] ?? 0;
-            n++;
-          }
-        mean[(y * w + x) * 3 + c] = Math.round(sum / n);
-      }
+  const mean = boxMean3(g);
   return backgrounds(g).map((bg) => {
     const rgb = new Uint8Array(g.rgb.length);
     for (let i = 0; i < rgb.length; i++) {
