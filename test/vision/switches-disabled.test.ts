@@ -65,7 +65,7 @@ describe("findSwitches: disabled (dimmed) switches", () => {
           expect(s?.on, what).toBe(t.on);
           expect(s?.disabled ?? false, what).toBe(!t.enabled);
         }
-      });
+      }, 120_000);
 
   it("reads disabled switches through the camera, and finds nothing where none is drawn", async () => {
     let right = 0;
