@@ -32,6 +32,8 @@ const DISTINCT = 10;
 const KNOB_TOL = 20;
 /** Over a near-white cell the dimmed knob is as white as the cell: at most this much darker. */
 const KNOB_UNDER_CELL = 8;
+/** The cell beside a dimmed switch is its background B: within this (largest channel difference). */
+const ON_CELL = 12;
 /** In light mode the dimmed off track is #E9E9EA restored: within this of it after undimming. */
 const OFF_TRACK_TOL = 18;
 const OFF_TRACK = [233, 233, 234] as const;
@@ -136,6 +138,11 @@ export function dimmedKnob(
   const h = y1 - y0;
   const kx = Math.round(on ? x1 - h / 2 : x0 + h / 2);
   const ky = Math.floor((y0 + y1) / 2);
+  // The blend undone was over B: the switch must sit on B, at both ends (a map's blocks and roads
+  // undimmed over the page's colour are no cell).
+  const o = Math.max(3, Math.round(0.2 * h));
+  for (const x of [x0 - o, x1 - 1 + o])
+    if (x < 0 || x >= g.w || diff(cell(g, x, ky), bg) > ON_CELL) return false;
   const knob = cell(g, Math.max(0, Math.min(g.w - 1, kx)), ky);
   const expect = bg.map((b) => DIMMED_ALPHA * 255 + (1 - DIMMED_ALPHA) * b);
   if (diff(knob, expect) > KNOB_TOL) return false;
