@@ -9,7 +9,8 @@ import type { DetectedObject, TextLine } from "./types.js";
 /**
  * The listing: what the agent reads instead of pixels. One row per element,
  * `id [kind] "label" [left,top,right,bottom] conf` (a switch or checkbox adds its state after the label:
- * `7 [switch] "Wi-Fi" on [0.81,0.30,0.95,0.34] 0.93`; a slider its knob's position: `9 [slider] "" 21% […]`), boxes in 0–1 fractions of the rectified screen
+ * `7 [switch] "Wi-Fi" on [0.81,0.30,0.95,0.34] 0.93`, and `disabled` after it when the switch is drawn
+ * dimmed, `8 [switch] "Wi-Fi" off disabled […]`; a slider its knob's position: `9 [slider] "" 21% […]`), boxes in 0–1 fractions of the rectified screen
  * with 3 decimals, sorted top-to-bottom then left-to-right, duplicates merged. Tapping a row's centre
  * acts on that one element: rows never span two targets.
  */
@@ -88,7 +89,9 @@ function quote(label: string): string {
 
 /** One row: `3 [text] "Clock" [0.061,0.188,0.203,0.204] 0.97`; a switch: `7 [switch] "Wi-Fi" on [...] 0.93`. */
 export function formatEntry(e: ListingEntry): string {
-  const state = e.state ? ` ${e.state}` : e.value !== undefined ? ` ${Math.round(e.value * 100)}%` : "";
+  const state =
+    (e.state ? ` ${e.state}` : e.value !== undefined ? ` ${Math.round(e.value * 100)}%` : "") +
+    (e.disabled ? " disabled" : "");
   return `${e.id} [${e.kind}] ${quote(e.label)}${state} [${e.box.map(f3).join(",")}] ${e.conf.toFixed(2)}`;
 }
 

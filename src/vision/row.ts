@@ -35,6 +35,11 @@ export interface ListingEntry {
   label: string;
   /** `switch` and `checkbox`: whether it is on (selected). */
   state?: "on" | "off";
+  /**
+   * `switch`: drawn dimmed (`isEnabled = false`: a setting locked by another one or by a profile), so a
+   * tap does nothing; listed after the state (`[switch] "Wi-Fi" off disabled`).
+   */
+  disabled?: true;
   /** `slider`: the knob's centre along the track, 0 at the left end to 1 at the right end. */
   value?: number;
   /** Where a tap acts on the element. */

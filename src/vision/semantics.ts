@@ -88,7 +88,7 @@ export function applyScreenSemantics(
 }
 
 /**
- * Switches as `[switch] "<title>" on|off` rows. The title is the text on the switch's row to its
+ * Switches as `[switch] "<title>" on|off` rows (`on|off disabled` when drawn dimmed). The title is the text on the switch's row to its
  * left: of the text rows whose centre lies within the switch's height band, the tallest (a row's title
  * is set larger than its subtitle), the nearest in y on a tie; a title wrapped onto two lines (a line
  * of the same size, left-aligned with it, right above or below) is joined. With no text to the left, a
@@ -117,6 +117,7 @@ function applySwitches(screen: RgbImage, rows: readonly Candidate[]): Candidate[
       kind: "switch",
       label: title?.label ?? "",
       state: s.on ? "on" : "off",
+      ...(s.disabled ? { disabled: true as const } : {}),
       box: s.box,
       ...(title ? { labelBox: title.box } : {}),
       conf: 0.9,

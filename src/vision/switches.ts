@@ -1,6 +1,7 @@
 import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
 import { findCutSwitches } from "./switches-cut.js";
+import { dimmedKnob, pastelOnTrack, undimmedGrids } from "./switches-disabled.js";
 import {
   brightness,
   cell,
@@ -41,6 +42,8 @@ import { findOutlineSwitches } from "./switches-outline.js";
 export interface FoundSwitch {
   box: FracBox;
   on: boolean;
+  /** Drawn dimmed: `isEnabled = false`, a tap does nothing (`switches-disabled.ts`). */
+  disabled?: boolean;
 }
 
 /** Track height in grid cells (≈ points): 31 pt, from a shrunk 18 pt control to Display Zoom's 38. */
@@ -76,6 +79,8 @@ interface Candidate {
   merged: boolean;
   /** The track's colour (none for an outline switch). */
   colour?: readonly number[];
+  /** Found dimmed (`switches-disabled.ts`). */
+  disabled?: boolean;
 }
 
 /**
@@ -246,10 +251,8 @@ function candidateAt(g: Grid, y: number, rs: readonly MarkedRun[], k: number): C
 const overlaps = (a: Candidate, b: Candidate): boolean =>
   a.box[0] < b.box[2] && b.box[0] < a.box[2] && a.box[1] < b.box[3] && b.box[1] < a.box[3];
 
-/** Every switch on the screen, top to bottom. */
-export function findSwitches(image: RgbImage): FoundSwitch[] {
-  if (image.width < 100 || image.height < 100) return [];
-  const g = sampleGrid(image);
+/** The capsule-and-knob candidates of grid `g`, one per switch, in scan order. */
+function scanRows(g: Grid): Candidate[] {
   const found: Candidate[] = [];
   for (let y = 10; y < g.h - 10; y++) {
     const plain = runs(g, y);
@@ -268,6 +271,22 @@ export function findSwitches(image: RgbImage): FoundSwitch[] {
       else if (found[twin]?.merged && !c.merged) found[twin] = c;
     }
   }
+  return found;
+}
+
+/** Every switch on the screen, top to bottom. */
+export function findSwitches(image: RgbImage): FoundSwitch[] {
+  if (image.width < 100 || image.height < 100) return [];
+  const g = sampleGrid(image);
+  const found = scanRows(g).map((c) =>
+    c.on && c.colour && pastelOnTrack(g, c.box, c.colour) ? { ...c, disabled: true } : c,
+  );
+  // Disabled switches (`isEnabled = false`), drawn dimmed over their cell: the same scan on the grid
+  // with that dimming undone (`switches-disabled.ts`).
+  for (const u of undimmedGrids(g))
+    for (const c of scanRows(u.grid))
+      if (!found.some((f) => overlaps(f, c)) && dimmedKnob(g, c.box, c.on, u.bg, c.colour))
+        found.push({ ...c, disabled: true });
   for (const o of findOutlineSwitches(g))
     if (!found.some((f) => overlaps(f, { ...o, merged: false }))) found.push({ ...o, merged: false });
   for (const c of findCutSwitches(g, found))
@@ -275,6 +294,7 @@ export function findSwitches(image: RgbImage): FoundSwitch[] {
   found.sort((a, b) => a.box[1] - b.box[1]);
   return found.map((f) => ({
     on: f.on,
+    ...(f.disabled ? { disabled: true } : {}),
     box: [f.box[0] / g.w, f.box[1] / g.h, f.box[2] / g.w, f.box[3] / g.h],
   }));
 }

@@ -10,7 +10,8 @@ export interface Row {
   box: [number, number, number, number];
 }
 
-const ROW = /^(\d+) \[(\w+)\] "((?:[^"\\]|\\.)*)"(?: (on|off))? \[([\d.]+),([\d.]+),([\d.]+),([\d.]+)\]/;
+const ROW =
+  /^(\d+) \[(\w+)\] "((?:[^"\\]|\\.)*)"(?: (on|off))?(?: disabled)? \[([\d.]+),([\d.]+),([\d.]+),([\d.]+)\]/;
 
 /** The rows of a listing text; other lines are skipped. */
 export function parseRows(text: string): Row[] {

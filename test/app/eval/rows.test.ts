@@ -24,6 +24,12 @@ describe("listing rows as the scripted baseline reads them", () => {
     expect(findRow(rows, /^say/)?.id).toBe(3);
   });
 
+  it("reads a disabled switch's state (`off disabled`)", () => {
+    const rows = parseRows('4 [switch] "Bluetooth" off disabled [0.810,0.395,0.950,0.430] 0.90');
+    expect(rows[0]?.state).toBe("off");
+    expect(rows[0]?.box).toEqual([0.81, 0.395, 0.95, 0.43]);
+  });
+
   it("takes the newest listing from tool results, not from the model's own messages", () => {
     const older = '1 [text] "Clock" [0.1,0.1,0.2,0.12] 0.9';
     const newer = '1 [text] "Timer" [0.7,0.9,0.8,0.95] 0.9';
