@@ -11,6 +11,7 @@ import { passcodeDots } from "./passcode-dots.js";
 import { listPictures } from "./pictures.js";
 import type { Candidate } from "./row.js";
 import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
+import { behindSheet, findSheet } from "./sheet.js";
 
 /**
  * Rows that point at no target, cut by general rules about what iOS draws (the real-screen evaluation's
@@ -33,8 +34,9 @@ import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
  *   decoration. An icon row on a switch's row, right before a text row (the title), goes.
  * - **Text seen through a bar.** Content scrolled under a navigation bar, toolbar or tab bar is blurred
  *   or faded by the bar's material; a text row read there is a fragment, not a target (`materials.ts`).
- * - **Behind a modal card.** While an alert or action sheet (`modal.ts`) or a popup menu (`overlays.ts`)
- *   is up, controls outside its card are inert, and a text line running under its side is a fragment;
+ * - **Behind a modal card.** While an alert or action sheet (`modal.ts`), a popup menu (`overlays.ts`) or
+ *   a page sheet over a dimmed page (`sheet.ts`; controls above it, below the status bar) is up,
+ *   controls outside its card are inert, and a text line running under its side is a fragment;
  *   a lone one-character text row outside it is a glyph of an inert control read as a letter (`8`, `x`);
  *   inside an alert, text or an icon neither centred nor at its leading inset is content drawn in it (a map's names).
  * - **Text half under a bar.** A line joining a bar's sharp title to content seen through the bar keeps
@@ -89,6 +91,7 @@ export function dropSpuriousRows(
   const rows = callers.size > 0 ? seen.map((r) => callers.get(r) ?? r) : seen;
   const modal = screen ? findModal(screen, rows) : undefined;
   const card = modal?.card ?? (screen ? findMenuCard(screen, rows) : undefined);
+  const sheet = screen && !card ? findSheet(screen) : undefined;
   const dots = passcodeDots(rows);
   const wallpaper = wallpaperAboveDock(rows, aspect);
   const material = screen ? textBehindMaterial(screen, rows) : new Set<Candidate>();
@@ -100,6 +103,7 @@ export function dropSpuriousRows(
     if (dots.has(r) || wallpaper.has(r) || material.has(r) || drawer.has(r) || hero.has(r)) return false;
     if (onText.has(r) || ornament.has(r)) return false;
     if (card && BEHIND_MODAL.has(r.kind) && !contains(card, centreX(r.box), centreY(r.box))) return false;
+    if (sheet && BEHIND_MODAL.has(r.kind) && behindSheet(r.box, sheet)) return false;
     if (card && r.kind === "text" && cutByCard(r.box, card)) return false;
     if (modal && (r.kind === "text" || r.kind === "icon") && accessoryText(r.box, modal)) return false;
     if (card && !contains(card, centreX(r.box), centreY(r.box)) && isGlyphRead(r, rows)) return false;
