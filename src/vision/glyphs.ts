@@ -3,6 +3,7 @@ import { summedArea, windowMean } from "../shared/window-mean.js";
 import { proposeDiscButtons } from "./disc-buttons.js";
 import { findPageDots } from "./page-dots.js";
 import type { Candidate } from "./row.js";
+import { isWideIcon } from "./wide-icons.js";
 
 /**
  * A classical proposer for icon-only buttons the UI detector misses: compact, isolated glyph-like ink
@@ -247,11 +248,15 @@ function proposeInkGlyphs(screen: RgbImage, rows: readonly Candidate[], options:
   const blur = edgeWidth(img);
   const halo = blur >= BLURRED ? Math.min(Math.round(options.haloPt * pt), Math.round(blur - SHARP_EDGE)) : 0;
   const boxes = rows.map((r) => [r.box[0] * w, r.box[1] * h, r.box[2] * w, r.box[3] * h] as const);
-  // A blob whose centre is on a row is that row's ink (a letter of an OCR line, a detected icon).
+  // A blob whose centre is on a row is that row's ink (a letter of an OCR line, a detected icon) —
+  // not on a wide "icon" (`wide-icons.ts`: the detector boxing a whole card, a segmented control or a
+  // bar), whose symbols are the targets.
+  const aspect = screen.height / Math.max(1, screen.width);
+  const claiming = boxes.filter((_, k) => !isWideIcon(rows[k] as Candidate, aspect));
   const covered = blobs.map((b) => {
     const cx = (b.x0 + b.x1) / 2;
     const cy = (b.y0 + b.y1) / 2;
-    return boxes.some((r) => cx >= r[0] - pt && cx <= r[2] + pt && cy >= r[1] - pt && cy <= r[3] + pt);
+    return claiming.some((r) => cx >= r[0] - pt && cx <= r[2] + pt && cy >= r[1] - pt && cy <= r[3] + pt);
   });
   const maxPx = options.maxPt * pt;
   const parts = blobs.flatMap((b, i) =>
@@ -299,7 +304,7 @@ function proposeInkGlyphs(screen: RgbImage, rows: readonly Candidate[], options:
     if (g.x0 <= 0 || g.y0 <= 0 || g.x1 >= w || g.y1 >= h) continue;
     const gcx = (g.x0 + g.x1) / 2;
     const gcy = (g.y0 + g.y1) / 2;
-    if (boxes.some((r) => gcx >= r[0] && gcx <= r[2] && gcy >= r[1] && gcy <= r[3])) continue;
+    if (claiming.some((r) => gcx >= r[0] && gcx <= r[2] && gcy >= r[1] && gcy <= r[3])) continue;
     // A leading icon: text starts just right of it on the same line (`⚙ General`); the text's row is
     // the target.
     const leading = rows.some((r, k) => {
