@@ -1,6 +1,6 @@
 import type { RgbImage } from "../shared/image.js";
 import type { Candidate } from "./row.js";
-import { isWideIcon } from "./wide-icons.js";
+import { containerAround, isWideIcon } from "./wide-icons.js";
 
 /**
  * Icon-only buttons drawn as a filled circle with a symbol inside: the clear button of a field
@@ -236,9 +236,14 @@ function discButton(
     const box: Candidate["box"] = [x0 / w, y0 / h, x1 / w, y1 / h];
     const cx = (x0 + x1) / 2 / w;
     const cy = (y0 + y1) / 2 / h;
-    // Rows that are this button already. Not a box the detector drew round a whole card or table row
-    // the disc sits in (`wide-icons.ts`), nor the OCR's read of the disc's own symbol (`x` on ⊗).
-    const claims = rows.filter((r) => !isSymbolRead(r) && !isWideIcon(r, h / w));
+    // Rows that are this button already. Not a box the detector drew round a whole card, table row or
+    // picture the disc sits in (`wide-icons.ts`), nor the OCR's read of the disc's own symbol (`x` on ⊗).
+    const claims = rows.filter(
+      (r) =>
+        !isSymbolRead(r) &&
+        !isWideIcon(r, h / w) &&
+        !(r.kind === "icon" && containerAround(r.box, box, SCREEN_PT)),
+    );
     const covered = claims.some((r) => cx >= r.box[0] && cx <= r.box[2] && cy >= r.box[1] && cy <= r.box[3]);
     const inside = claims.some(
       (r) =>
