@@ -8,10 +8,10 @@ import { textBehindMaterial, trimSeenThrough } from "./materials.js";
 import { findModal, type Modal } from "./modal.js";
 import { drawerEdge, findMenuCard, textBesideDrawer } from "./overlays.js";
 import { passcodeDots } from "./passcode-dots.js";
-import { isWideIcon } from "./wide-icons.js";
 import { listPictures } from "./pictures.js";
 import type { Candidate } from "./row.js";
 import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
+import { isWideIcon } from "./wide-icons.js";
 
 /**
  * Rows that point at no target, cut by general rules about what iOS draws (the real-screen evaluation's
