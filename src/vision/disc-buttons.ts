@@ -1,5 +1,6 @@
 import type { RgbImage } from "../shared/image.js";
 import type { Candidate } from "./row.js";
+import { containerAround, isWideIcon } from "./wide-icons.js";
 
 /**
  * Icon-only buttons drawn as a filled circle with a symbol inside: the clear button of a field
@@ -235,10 +236,14 @@ function discButton(
     const box: Candidate["box"] = [x0 / w, y0 / h, x1 / w, y1 / h];
     const cx = (x0 + x1) / 2 / w;
     const cy = (y0 + y1) / 2 / h;
-    // Rows that are this button already. Not a box the detector drew round a whole card, table row
-    // or picture the disc sits in (dropped later as spurious, or a picture's one row, which keeps the
-    // discs drawn over it), nor the OCR's read of the disc's own symbol as a character (`x` on ⊗).
-    const claims = rows.filter((r) => !isSymbolRead(r) && !(r.kind === "icon" && wideAround(r.box, box)));
+    // Rows that are this button already. Not a box the detector drew round a whole card, table row or
+    // picture the disc sits in (`wide-icons.ts`), nor the OCR's read of the disc's own symbol (`x` on ⊗).
+    const claims = rows.filter(
+      (r) =>
+        !isSymbolRead(r) &&
+        !isWideIcon(r, h / w) &&
+        !(r.kind === "icon" && containerAround(r.box, box, SCREEN_PT)),
+    );
     const covered = claims.some((r) => cx >= r.box[0] && cx <= r.box[2] && cy >= r.box[1] && cy <= r.box[3]);
     const inside = claims.some(
       (r) =>
@@ -251,23 +256,6 @@ function discButton(
     return { kind: "icon", label: "", box, conf: 0.6 };
   }
 }
-
-/**
- * An icon box around a disc is a container (a card, a table cell, a picture), not the disc's button,
- * when it is ≥ 3× the disc's width and ≥ 100 pt wide: an icon-only button's box is its hit target,
- * ≥ 44 pt (HIG) and rarely over ~60 pt even for a toolbar item, while the detector's card and cell
- * boxes run most of the screen's width (10–40× a 22 pt ⊗). A ⓘ's 44 pt box around its 16 pt inner
- * disc stays the ⓘ's.
- */
-const CONTAINER_WIDTH = 3;
-const CONTAINER_PT = 100;
-
-const wideAround = (row: Candidate["box"], disc: Candidate["box"]): boolean =>
-  row[2] - row[0] >= Math.max(CONTAINER_WIDTH * (disc[2] - disc[0]), CONTAINER_PT / SCREEN_PT) &&
-  row[0] <= disc[0] &&
-  row[2] >= disc[2] &&
-  row[1] <= disc[1] &&
-  row[3] >= disc[3];
 
 /**
  * What OCR reads off a disc button's symbol as one character: the ✕ of `xmark.circle.fill` (`x`, `×`),

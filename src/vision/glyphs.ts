@@ -1,8 +1,10 @@
 import type { RgbImage } from "../shared/image.js";
 import { summedArea, windowMean } from "../shared/window-mean.js";
 import { proposeDiscButtons } from "./disc-buttons.js";
+import { type Blob, components, resplitBold } from "./ink-blobs.js";
 import { findPageDots } from "./page-dots.js";
 import type { Candidate } from "./row.js";
+import { isWideIcon } from "./wide-icons.js";
 
 /**
  * A classical proposer for icon-only buttons the UI detector misses: compact, isolated glyph-like ink
@@ -164,62 +166,6 @@ function inkMask(img: Work, r: number, t: number): Uint8Array {
   return ink;
 }
 
-interface Blob {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-  n: number;
-}
-
-/** 8-connected components of `ink`: a label per pixel (0 = none) and each label's box (index label-1). */
-function components(ink: Uint8Array, w: number, h: number): { labels: Int32Array; blobs: Blob[] } {
-  const labels = new Int32Array(w * h);
-  const blobs: Blob[] = [];
-  // Typed, so no boxed array; grown as a region needs (a pixel is pushed once, at most 8 per pixel popped),
-  // not w·h up front: most regions are a letter's few pixels, and external memory is peak RSS.
-  let stack: Int32Array = new Int32Array(4096);
-  let top = 0;
-  for (let start = 0; start < w * h; start++) {
-    if (!ink[start] || labels[start]) continue;
-    const id = blobs.length + 1;
-    const b: Blob = { x0: w, y0: h, x1: 0, y1: 0, n: 0 };
-    labels[start] = id;
-    stack[top++] = start;
-    while (top > 0) {
-      const p = stack[--top] as number;
-      if (top + 8 > stack.length) stack = doubled(stack);
-      const x = p % w;
-      const y = (p - x) / w;
-      b.n++;
-      if (x < b.x0) b.x0 = x;
-      if (y < b.y0) b.y0 = y;
-      if (x + 1 > b.x1) b.x1 = x + 1;
-      if (y + 1 > b.y1) b.y1 = y + 1;
-      for (let dy = -1; dy <= 1; dy++)
-        for (let dx = -1; dx <= 1; dx++) {
-          const xx = x + dx;
-          const yy = y + dy;
-          if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
-          const q = yy * w + xx;
-          if (ink[q] && !labels[q]) {
-            labels[q] = id;
-            stack[top++] = q;
-          }
-        }
-    }
-    blobs.push(b);
-  }
-  return { labels, blobs };
-}
-
-/** `stack` copied into one twice as long. */
-function doubled(stack: Int32Array): Int32Array {
-  const out = new Int32Array(stack.length * 2);
-  out.set(stack);
-  return out;
-}
-
 const near = (a: Blob, b: Blob, gap: number): boolean =>
   a.x0 - gap < b.x1 && b.x0 - gap < a.x1 && a.y0 - gap < b.y1 && b.y0 - gap < a.y1;
 
@@ -241,19 +187,27 @@ function proposeInkGlyphs(screen: RgbImage, rows: readonly Candidate[], options:
   const img = downsample(screen, Math.round(SCREEN_PT * options.pxPerPt));
   const { w, h } = img;
   const pt = w / SCREEN_PT;
-  const ink = inkMask(img, Math.round(options.windowPt * pt), options.inkContrast);
-  const { labels, blobs } = components(ink, w, h);
+  const radius = Math.round(options.windowPt * pt);
+  const ink = inkMask(img, radius, options.inkContrast);
+  const first = components(ink, w, h);
+  const maxPx = options.maxPt * pt;
+  // A bold symbol merged with its surround is re-read (`resplitBold`); its pieces are one symbol.
+  const bold = resplitBold(img.px, w, h, ink, first, radius, options.inkContrast, maxPx);
+  const { labels, blobs } = bold ?? first;
   // The halo: on a blurred image, the blur's spread beyond a sharp edge's, at most `haloPt`.
   const blur = edgeWidth(img);
   const halo = blur >= BLURRED ? Math.min(Math.round(options.haloPt * pt), Math.round(blur - SHARP_EDGE)) : 0;
   const boxes = rows.map((r) => [r.box[0] * w, r.box[1] * h, r.box[2] * w, r.box[3] * h] as const);
-  // A blob whose centre is on a row is that row's ink (a letter of an OCR line, a detected icon).
+  // A blob whose centre is on a row is that row's ink (a letter of an OCR line, a detected icon) —
+  // not on a wide "icon" (`wide-icons.ts`: the detector boxing a whole card, a segmented control or a
+  // bar), whose symbols are the targets.
+  const aspect = screen.height / Math.max(1, screen.width);
+  const claiming = boxes.filter((_, k) => !isWideIcon(rows[k] as Candidate, aspect));
   const covered = blobs.map((b) => {
     const cx = (b.x0 + b.x1) / 2;
     const cy = (b.y0 + b.y1) / 2;
-    return boxes.some((r) => cx >= r[0] - pt && cx <= r[2] + pt && cy >= r[1] - pt && cy <= r[3] + pt);
+    return claiming.some((r) => cx >= r[0] - pt && cx <= r[2] + pt && cy >= r[1] - pt && cy <= r[3] + pt);
   });
-  const maxPx = options.maxPt * pt;
   const parts = blobs.flatMap((b, i) =>
     !covered[i] && b.x1 - b.x0 <= maxPx && b.y1 - b.y0 <= maxPx ? [i] : [],
   );
@@ -268,7 +222,12 @@ function proposeInkGlyphs(screen: RgbImage, rows: readonly Candidate[], options:
   const gap = options.joinPt * pt;
   for (let a = 0; a < parts.length; a++)
     for (let b = a + 1; b < parts.length; b++)
-      if (near(blobs[parts[a] as number] as Blob, blobs[parts[b] as number] as Blob, gap))
+      if (
+        near(blobs[parts[a] as number] as Blob, blobs[parts[b] as number] as Blob, gap) ||
+        (bold &&
+          bold.origin[parts[a] as number] !== 0 &&
+          bold.origin[parts[a] as number] === bold.origin[parts[b] as number])
+      )
         parent[find(a)] = find(b);
   const groups = new Map<number, { box: Blob; ids: Set<number> }>();
   parts.forEach((i, k) => {
@@ -299,7 +258,7 @@ function proposeInkGlyphs(screen: RgbImage, rows: readonly Candidate[], options:
     if (g.x0 <= 0 || g.y0 <= 0 || g.x1 >= w || g.y1 >= h) continue;
     const gcx = (g.x0 + g.x1) / 2;
     const gcy = (g.y0 + g.y1) / 2;
-    if (boxes.some((r) => gcx >= r[0] && gcx <= r[2] && gcy >= r[1] && gcy <= r[3])) continue;
+    if (claiming.some((r) => gcx >= r[0] && gcx <= r[2] && gcy >= r[1] && gcy <= r[3])) continue;
     // A leading icon: text starts just right of it on the same line (`⚙ General`); the text's row is
     // the target.
     const leading = rows.some((r, k) => {

@@ -3,6 +3,7 @@ import type { RgbImage } from "../shared/image.js";
 import { edgeAngles, SLANT_STRIDE, slantedCells, toPoints } from "./edge-angles.js";
 import { components, contentMask, pageColours } from "./photo-grid.js";
 import { pictureCaptions } from "./picture-captions.js";
+import { transportControls } from "./picture-controls.js";
 import { onDisc, onPlate } from "./picture-plates.js";
 import { onCircles } from "./rings.js";
 import type { Candidate } from "./row.js";
@@ -113,11 +114,22 @@ export function listPictures(screen: RgbImage, rows: readonly Candidate[]): Cand
       ),
     ]),
   );
+  // Media controls set straight over the picture (⏮ ⏯ ⏭ over album art): `picture-controls.ts`.
+  const controls = new Set(
+    pictures.flatMap((p) => [
+      ...transportControls(
+        rows.filter((r) => on(r) === p),
+        p,
+        aspect,
+      ),
+    ]),
+  );
   for (const r of rows) {
     const p = on(r);
     const over =
       p &&
       (captions.has(r) ||
+        controls.has(r) ||
         (r.kind === "text" && onPlate(screen, r.box, p)) ||
         (r.kind === "icon" && onDisc(screen, r.box, p)));
     if (p && !over) seen.get(p)?.push(r);

@@ -12,6 +12,7 @@ import { listPictures } from "./pictures.js";
 import type { Candidate } from "./row.js";
 import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
 import { behindSheet, findSheet } from "./sheet.js";
+import { isWideIcon } from "./wide-icons.js";
 
 /**
  * Rows that point at no target, cut by general rules about what iOS draws (the real-screen evaluation's
@@ -61,11 +62,7 @@ const CONTENT_CENTRED = 0.03;
  * 270 pt alert (the location prompt's "Precise: On" pill, ~33 pt in, after its arrow).
  */
 const CONTENT_INSET = 40 / 270;
-/** An icon row wider than this fraction of the screen … */
-const WIDE_ICON = 0.5;
-/** … and this many times wider than tall (in pixels) is not a glyph. */
-const WIDE_ASPECT = 3;
-/** … and one at least this tall (fraction of the width: 44 pt of ≤ 440 pt) is a card or band, not a control. */
+/** A wide icon (`wide-icons.ts`) at least this tall (fraction of the width: 44 pt of ≤ 440 pt) is a card or band, not a control. */
 const ROW_TALL = 0.1;
 /** A blank box is at least this wide (fraction of the screen): wider than a 44 pt glyph button. */
 const BLANK_WIDTH = 0.15;
@@ -111,8 +108,7 @@ export function dropSpuriousRows(
     if (r.kind !== "icon") return true;
     if (leadsSwitchRow(r, rows)) return false;
     if (screen && boxWidth(r.box) >= BLANK_WIDTH && inkContrast(screen, r.box) < BLANK_CONTRAST) return false;
-    const w = boxWidth(r.box);
-    if (w <= WIDE_ICON || w < WIDE_ASPECT * boxHeight(r.box) * aspect) return true;
+    if (!isWideIcon(r, aspect)) return true;
     if (boxHeight(r.box) * aspect >= ROW_TALL) return false;
     return !rows.some((o) => o !== r && o.kind !== "icon" && contains(r.box, centreX(o.box), centreY(o.box)));
   });
