@@ -56,7 +56,7 @@ describe("smoothGrid", () => {
     ] as const) {
       const data = Buffer.alloc(width * height * 3);
       for (let i = 0; i < data.length; i++) data[i] = random() < 0.5 ? Math.floor(random() * 256) : 255;
-      const image: RgbImage = { width, height, data };
+      const image: RgbImage = { width, height, channels: 3, data };
       const got = smoothGrid(image);
       const want = cellByCell(image);
       expect([got.w, got.h]).toEqual([want.w, want.h]);
