@@ -167,6 +167,7 @@ export function proposeDiscButtons(screen: RgbImage, rows: readonly Candidate[])
     let sg = 0;
     let sb = 0;
     // The region's sums stay in plain integer locals: a closure over them boxed every update on the heap.
+    // A labelled neighbour (most of them, inside a region) is skipped before the call to `joins`.
     while (top > 0) {
       const p = stack[--top] as number;
       const x = p % w;
@@ -182,19 +183,19 @@ export function proposeDiscButtons(screen: RgbImage, rows: readonly Candidate[])
       if (y < y0) y0 = y;
       if (x + 1 > x1) x1 = x + 1;
       if (y + 1 > y1) y1 = y + 1;
-      if (x > 0 && joins(rgb, label, p - 1, pr, pg, pb, sr, sg, sb, n)) {
+      if (x > 0 && label[p - 1] === 0 && joins(rgb, label, p - 1, pr, pg, pb, sr, sg, sb, n)) {
         label[p - 1] = id;
         stack[top++] = p - 1;
       }
-      if (x + 1 < w && joins(rgb, label, p + 1, pr, pg, pb, sr, sg, sb, n)) {
+      if (x + 1 < w && label[p + 1] === 0 && joins(rgb, label, p + 1, pr, pg, pb, sr, sg, sb, n)) {
         label[p + 1] = id;
         stack[top++] = p + 1;
       }
-      if (y > 0 && joins(rgb, label, p - w, pr, pg, pb, sr, sg, sb, n)) {
+      if (y > 0 && label[p - w] === 0 && joins(rgb, label, p - w, pr, pg, pb, sr, sg, sb, n)) {
         label[p - w] = id;
         stack[top++] = p - w;
       }
-      if (y + 1 < h && joins(rgb, label, p + w, pr, pg, pb, sr, sg, sb, n)) {
+      if (y + 1 < h && label[p + w] === 0 && joins(rgb, label, p + w, pr, pg, pb, sr, sg, sb, n)) {
         label[p + w] = id;
         stack[top++] = p + w;
       }

@@ -1,64 +1,18 @@
 import { summedArea, windowMean } from "../shared/window-mean.js";
+import { type MaskComponent, maskComponents } from "./mask-components.js";
 
 /**
  * Connected ink blobs for the glyph proposer (`glyphs.ts`), and the re-reading of a bold symbol's ink
  * that its own local mean merged with the fill around it.
  */
 
-export interface Blob {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-  n: number;
-}
+/** A blob's box (end-exclusive) and pixel count. */
+export type Blob = MaskComponent;
 
 /** 8-connected components of `ink`: a label per pixel (0 = none) and each label's box (index label-1). */
 export function components(ink: Uint8Array, w: number, h: number): { labels: Int32Array; blobs: Blob[] } {
   const labels = new Int32Array(w * h);
-  const blobs: Blob[] = [];
-  // Typed, so no boxed array; grown as a region needs (a pixel is pushed once, at most 8 per pixel popped),
-  // not w·h up front: most regions are a letter's few pixels, and external memory is peak RSS.
-  let stack: Int32Array = new Int32Array(4096);
-  let top = 0;
-  for (let start = 0; start < w * h; start++) {
-    if (!ink[start] || labels[start]) continue;
-    const id = blobs.length + 1;
-    const b: Blob = { x0: w, y0: h, x1: 0, y1: 0, n: 0 };
-    labels[start] = id;
-    stack[top++] = start;
-    while (top > 0) {
-      const p = stack[--top] as number;
-      if (top + 8 > stack.length) stack = doubled(stack);
-      const x = p % w;
-      const y = (p - x) / w;
-      b.n++;
-      if (x < b.x0) b.x0 = x;
-      if (y < b.y0) b.y0 = y;
-      if (x + 1 > b.x1) b.x1 = x + 1;
-      if (y + 1 > b.y1) b.y1 = y + 1;
-      for (let dy = -1; dy <= 1; dy++)
-        for (let dx = -1; dx <= 1; dx++) {
-          const xx = x + dx;
-          const yy = y + dy;
-          if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
-          const q = yy * w + xx;
-          if (ink[q] && !labels[q]) {
-            labels[q] = id;
-            stack[top++] = q;
-          }
-        }
-    }
-    blobs.push(b);
-  }
-  return { labels, blobs };
-}
-
-/** `stack` copied into one twice as long. */
-function doubled(stack: Int32Array): Int32Array {
-  const out = new Int32Array(stack.length * 2);
-  out.set(stack);
-  return out;
+  return { labels, blobs: maskComponents(ink, w, h, true, labels) };
 }
 
 /**

@@ -239,8 +239,12 @@ function hairlines(luma: Uint8Array, W: number, y0: number, y1: number, tolerant
         const p = y * W + x;
         // Tolerant: a line tilted by a pixel over its length (a rectified camera frame) steps off one row
         // or the next, and its blur spreads it (`stepsOff` three rows away).
+        // (Written out, not `[p, p + W].some(…)`: an array and a closure a pixel were most of the scan.)
         hit = tolerant
-          ? [p, p + W].some((q) => stepsOff(luma, q, W, 2) || stepsOff(luma, q, W, 3))
+          ? stepsOff(luma, p, W, 2) ||
+            stepsOff(luma, p, W, 3) ||
+            stepsOff(luma, p + W, W, 2) ||
+            stepsOff(luma, p + W, W, 3)
           : stepsOff(luma, p, W, 2);
       }
       if (hit) {
@@ -273,8 +277,8 @@ function stepsOff(luma: Uint8Array, p: number, W: number, d: number): boolean {
   const c = luma[p] ?? 0;
   const up = c - (luma[p - d * W] ?? 0);
   const down = c - (luma[p + d * W] ?? 0);
-  const [lo, hi] =
-    Math.abs(up) < Math.abs(down) ? [Math.abs(up), Math.abs(down)] : [Math.abs(down), Math.abs(up)];
+  const lo = Math.min(Math.abs(up), Math.abs(down));
+  const hi = Math.max(Math.abs(up), Math.abs(down));
   return lo >= LINE_STEP && Math.sign(up) === Math.sign(down) && lo * LINE_STEPS_ALIKE >= hi;
 }
 

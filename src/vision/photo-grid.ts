@@ -1,5 +1,6 @@
 import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
+import { type MaskComponent, maskComponents } from "./mask-components.js";
 import { findMarks } from "./photo-marks.js";
 import type { Candidate } from "./row.js";
 import { centreX, centreY, contains } from "./row.js";
@@ -51,13 +52,7 @@ const MIN_TILES = 4;
 /** Thumbnails sit at most this far apart across a row (app icons on a home screen are ~25 pt apart). */
 const MAX_GUTTER_PT = 10;
 
-interface Comp {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-  n: number;
-}
+type Comp = MaskComponent;
 
 /** The thumbnails of a photo grid on `screen` (see the module comment), or none. */
 export function findPhotoGrid(screen: RgbImage): PhotoTile[] {
@@ -121,24 +116,29 @@ export function contentMask(screen: RgbImage, page: readonly number[], f: number
   const w = Math.floor(W / f);
   const h = Math.floor(screen.height / f);
   const [pr, pg, pb] = page as [number, number, number];
-  const isPage = (sx: number, sy: number): boolean => {
-    const o = (sy * W + sx) * 3;
-    return (
-      Math.abs((data[o] as number) - pr) <= PAGE_TOL &&
-      Math.abs((data[o + 1] as number) - pg) <= PAGE_TOL &&
-      Math.abs((data[o + 2] as number) - pb) <= PAGE_TOL
-    );
-  };
   const content = new Uint8Array(w * h);
+  // The page-colour test is written out in each loop: a closure called per pixel was a third of the time.
   // One pixel per block: its top row and left column are that pixel, tested once, not twice.
   if (f === 1) {
-    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (!isPage(x, y)) content[y * w + x] = 1;
+    for (let i = 0, o = 0; i < w * h; i++, o += 3) {
+      const r = (data[o] as number) - pr;
+      const g = (data[o + 1] as number) - pg;
+      const b = (data[o + 2] as number) - pb;
+      const onPage =
+        r <= PAGE_TOL && r >= -PAGE_TOL && g <= PAGE_TOL && g >= -PAGE_TOL && b <= PAGE_TOL && b >= -PAGE_TOL;
+      if (!onPage) content[i] = 1;
+    }
     return content;
   }
+  const isPage = (o: number): boolean =>
+    Math.abs((data[o] as number) - pr) <= PAGE_TOL &&
+    Math.abs((data[o + 1] as number) - pg) <= PAGE_TOL &&
+    Math.abs((data[o + 2] as number) - pb) <= PAGE_TOL;
   for (let y = 0; y < h; y++)
     for (let x = 0; x < w; x++) {
       let onPage = false;
-      for (let k = 0; k < f && !onPage; k++) onPage = isPage(x * f + k, y * f) || isPage(x * f, y * f + k);
+      const o = (y * f * W + x * f) * 3;
+      for (let k = 0; k < f && !onPage; k++) onPage = isPage(o + k * 3) || isPage(o + k * W * 3);
       if (!onPage) content[y * w + x] = 1;
     }
   return content;
@@ -286,50 +286,7 @@ function textured(screen: RgbImage, c: Comp, f: number): boolean {
   return Math.sqrt(Math.max(0, s2 / n - mean * mean)) > 12;
 }
 
-/** 4-connected components of `mask` with their boxes and pixel counts. */
+/** 4-connected components of `mask` with their boxes and pixel counts (see `maskComponents`). */
 export function components(mask: Uint8Array, w: number, h: number): Comp[] {
-  const seen = new Uint8Array(w * h);
-  const out: Comp[] = [];
-  // Grown as a component needs (at most 4 pushes per pixel popped), not w·h up front (external memory).
-  let stack = new Int32Array(4096);
-  for (let start = 0; start < w * h; start++) {
-    if (!mask[start] || seen[start]) continue;
-    const c: Comp = { x0: w, y0: h, x1: 0, y1: 0, n: 0 };
-    seen[start] = 1;
-    let top = 0;
-    stack[top++] = start;
-    while (top > 0) {
-      const p = stack[--top] as number;
-      if (top + 4 > stack.length) {
-        const grown = new Int32Array(stack.length * 2);
-        grown.set(stack);
-        stack = grown;
-      }
-      const x = p % w;
-      const y = (p - x) / w;
-      c.n++;
-      if (x < c.x0) c.x0 = x;
-      if (y < c.y0) c.y0 = y;
-      if (x + 1 > c.x1) c.x1 = x + 1;
-      if (y + 1 > c.y1) c.y1 = y + 1;
-      if (x > 0 && mask[p - 1] && !seen[p - 1]) {
-        seen[p - 1] = 1;
-        stack[top++] = p - 1;
-      }
-      if (x + 1 < w && mask[p + 1] && !seen[p + 1]) {
-        seen[p + 1] = 1;
-        stack[top++] = p + 1;
-      }
-      if (y > 0 && mask[p - w] && !seen[p - w]) {
-        seen[p - w] = 1;
-        stack[top++] = p - w;
-      }
-      if (y + 1 < h && mask[p + w] && !seen[p + w]) {
-        seen[p + w] = 1;
-        stack[top++] = p + w;
-      }
-    }
-    out.push(c);
-  }
-  return out;
+  return maskComponents(mask, w, h, false);
 }

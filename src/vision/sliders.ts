@@ -1,7 +1,8 @@
 import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
 import { type Candidate, centreX, centreY, contains } from "./row.js";
-import { cell, diff, GRID_WIDTH, type Grid, type Run, runs, SAME } from "./switches-grid.js";
+import { smoothGrid } from "./smooth-grid.js";
+import { cell, diff, type Grid, type Run, runs, SAME } from "./switches-grid.js";
 
 /**
  * Sliders (UISlider and look-alikes) found in the pixels: a thin horizontal track with a knob on it.
@@ -321,40 +322,6 @@ function sliderRow(g: Grid, y: number): FoundSlider[] {
     if (sl) out.push(sl);
   }
   return out;
-}
-
-/**
- * The switch finder's grid (`GRID_WIDTH` cells across, about one per point), each cell the mean of the
- * 3 × 3 pixels round its centre: through a camera the rectified frame is ~1.5 px a cell and its sensor
- * noise alone moves a single pixel by about `SAME`, which splits a thin track's runs and cuts its
- * height; the mean of nine pixels keeps a third of that. On a screenshot (3 px a cell) it is the cell.
- */
-export function smoothGrid(image: RgbImage): Grid {
-  const { width: W, height: H, data } = image;
-  const step = W / GRID_WIDTH;
-  const w = GRID_WIDTH;
-  const h = Math.max(1, Math.floor(H / step));
-  const rgb = new Uint8Array(w * h * 3);
-  for (let gy = 0; gy < h; gy++) {
-    const y = Math.min(H - 2, Math.max(1, Math.floor((gy + 0.5) * step)));
-    for (let gx = 0; gx < w; gx++) {
-      const x = Math.min(W - 2, Math.max(1, Math.floor((gx + 0.5) * step)));
-      let r = 0;
-      let g = 0;
-      let b = 0;
-      for (let dy = -1; dy <= 1; dy++)
-        for (let dx = -1, o = ((y + dy) * W + x - 1) * 3; dx <= 1; dx++, o += 3) {
-          r += data[o] ?? 0;
-          g += data[o + 1] ?? 0;
-          b += data[o + 2] ?? 0;
-        }
-      const c = (gy * w + gx) * 3;
-      rgb[c] = Math.round(r / 9);
-      rgb[c + 1] = Math.round(g / 9);
-      rgb[c + 2] = Math.round(b / 9);
-    }
-  }
-  return { w, h, rgb };
 }
 
 /**
