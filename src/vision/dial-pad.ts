@@ -4,6 +4,7 @@ import { findCapGrid } from "./dial-pad-caps.js";
 import { capContrast, glyphInk, greenShare } from "./dial-pad-pixels.js";
 import { t9Extras } from "./dial-pad-t9.js";
 import { bottomRowKey } from "./keyboard.js";
+import { isSystemNumberPad, systemPadCorners } from "./number-pad.js";
 import type { Candidate } from "./row.js";
 import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
 
@@ -281,7 +282,15 @@ export function applyDialPad(screen: RgbImage, rows: readonly Candidate[]): Cand
   const noStar =
     !rows.some((r) => r.kind === "text" && onCap(r, starX, grid.rows[3])) &&
     (passcode || !drawnAt(starX, grid.rows[3]));
-  for (const [label, col] of t9
+  // UIKit's number and decimal pads have no `*` or `#`: a decimal separator or nothing, and delete.
+  const systemPad = !t9 && isSystemNumberPad(grid);
+  const corners = systemPad ? systemPadCorners(screen, rows, grid.cols, grid.rows[3], { rx, ry }) : null;
+  for (const g of corners?.glyphs ?? []) glyphs.add(g);
+  for (const k of corners?.keys ?? []) {
+    keys.push(k);
+    caps.push({ x: centreX(k.box), y: centreY(k.box) });
+  }
+  for (const [label, col] of t9 || systemPad
     ? []
     : ([
         ["*", 0],
