@@ -29,6 +29,12 @@ const BAR_ZONE = 1 - 83 / 812;
 const SQUARE = 2;
 /** A tab item's title lies within this (fraction of the height, ~8 pt) under its symbol's box. */
 const TITLE_GAP = 0.01;
+/**
+ * A list cell's leading image (an avatar, a symbol) has its title starting this close to its right
+ * (fraction of the width, ~24 pt: UIKit's 16 pt image-to-text padding plus a narrow symbol centred in
+ * its reserved width) on its own line; a bar's items have no text beside them, only titles under them.
+ */
+const LEADING_GAP = 0.06;
 
 /** The text rows of `rows` inside the home indicator's strip under a bottom bar (see the module comment). */
 export function textUnderBottomBar(rows: readonly Candidate[], aspect: number): Set<Candidate> {
@@ -43,7 +49,8 @@ export function textUnderBottomBar(rows: readonly Candidate[], aspect: number): 
       (r.kind === "icon" || r.kind === "button") &&
       centreY(r.box) >= BAR_ZONE &&
       centreY(r.box) < STRIP_TOP &&
-      squarish(r),
+      squarish(r) &&
+      !leadsText(r, rows),
   );
   if (bar.length === 0) return out;
   const barFoot = Math.max(...bar.map((r) => r.box[3]));
@@ -52,4 +59,16 @@ export function textUnderBottomBar(rows: readonly Candidate[], aspect: number): 
   for (const r of rows)
     if (r.kind === "text" && r.box[1] >= Math.max(STRIP_TOP, barFoot) && !titleOf(r)) out.add(r);
   return out;
+}
+
+/** Whether a text row starts just right of `item` on its line: `item` is a list cell's leading image. */
+function leadsText(item: Candidate, rows: readonly Candidate[]): boolean {
+  return rows.some(
+    (t) =>
+      t.kind === "text" &&
+      t.box[0] >= item.box[2] - 0.01 &&
+      t.box[0] - item.box[2] < LEADING_GAP &&
+      centreY(t.box) > item.box[1] &&
+      centreY(t.box) < item.box[3],
+  );
 }

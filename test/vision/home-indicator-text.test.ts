@@ -39,4 +39,15 @@ describe("textUnderBottomBar", () => {
     const title = row("text", "Search", [0.4, 0.966, 0.52, 0.98]);
     expect(textUnderBottomBar([symbol, title], FACE_ID).size).toBe(0);
   });
+
+  it("keeps a list's last row under a cell's avatar and chevron, which are no bar (generated Messages list)", () => {
+    // Boxes as the pipeline lists the simulated zh Messages list through a defocused camera (390 × 844 pt).
+    const avatar = row("icon", "", [0.06, 0.881, 0.176, 0.934]);
+    const chevron = row("icon", "", [0.94, 0.884, 0.957, 0.897]);
+    const name = row("text", "张伟", [0.207, 0.878, 0.292, 0.898]);
+    const preview = row("text", "太感谢了！", [0.205, 0.908, 0.374, 0.927]);
+    const next = row("text", "赵敏", [0.205, 0.968, 0.292, 0.988]);
+    const day = row("text", "周六", [0.841, 0.97, 0.916, 0.988]);
+    expect(textUnderBottomBar([avatar, chevron, name, preview, next, day], 844 / 390).size).toBe(0);
+  });
 });
