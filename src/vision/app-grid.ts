@@ -1,3 +1,4 @@
+import { median } from "../shared/median.js";
 import type { Candidate } from "./row.js";
 import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
 
@@ -20,11 +21,6 @@ const SIZE_TOL = 0.2;
 const NAME_HEIGHT_TOL = 0.3;
 /** Names are short: a home-screen label truncates at ~12 characters (`named-icons.ts`). */
 const MAX_NAME_CHARS = 24;
-
-const median = (v: readonly number[]): number => {
-  const s = [...v].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? 0;
-};
 
 /**
  * `aspect` is the screen's height / width (fractions to pixels). A tile's size is its box's longer

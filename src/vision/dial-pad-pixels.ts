@@ -1,15 +1,11 @@
 import { luma, type RgbImage } from "../shared/image.js";
+import { median } from "../shared/median.js";
 
 /**
  * What the pixels of one keypad cell show, for `dial-pad.ts`: whether a cap is drawn there (a filled
  * disc, or a glyph on a flat or ringed cell), and whether it is the green call button. Points and radii
  * are fractions of the screen (`rx` of its width, `ry` of its height).
  */
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? 0;
-};
 
 function lumaAt(screen: RgbImage, x: number, y: number): number {
   const { width: W, height: H, data } = screen;

@@ -1,5 +1,6 @@
 import type { FracBox } from "../shared/box.js";
 import { luma, type RgbImage } from "../shared/image.js";
+import { median } from "../shared/median.js";
 import type { KeyGrid } from "./keyboard-system-keys.js";
 import { globeOrEmoji } from "./keyboard-system-keys.js";
 
@@ -138,9 +139,4 @@ function assign(
   if (space === 3) labels.push("mic");
   labels.push("space", "return");
   return caps.map((c, i) => ({ label: labels[i] ?? "", box: box(c) }));
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? 0;
 }

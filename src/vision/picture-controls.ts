@@ -1,6 +1,6 @@
 import type { FracBox } from "../shared/box.js";
 import type { Candidate } from "./row.js";
-import { centreX, centreY } from "./row.js";
+import { boxHeight, boxWidth, centreX, centreY } from "./row.js";
 
 /**
  * Media transport controls drawn straight over a picture — ⏮ ⏯ ⏭ over album art on a player card,
@@ -37,7 +37,7 @@ export function transportControls(
 ): Set<Candidate> {
   const maxW = MAX_PT / 390;
   const icons = rows
-    .filter((r) => r.kind === "icon" && r.box[2] - r.box[0] <= maxW && (r.box[3] - r.box[1]) * aspect <= maxW)
+    .filter((r) => r.kind === "icon" && boxWidth(r.box) <= maxW && boxHeight(r.box) * aspect <= maxW)
     .filter((r) => centreX(r.box) >= picture[0] && centreX(r.box) <= picture[2])
     .sort((a, b) => centreX(a.box) - centreX(b.box));
   const out = new Set<Candidate>();
@@ -51,16 +51,14 @@ export function transportControls(
   return out;
 }
 
-const height = (r: Candidate): number => r.box[3] - r.box[1];
-const width = (r: Candidate): number => r.box[2] - r.box[0];
-const tallest = (rs: readonly Candidate[]): number => Math.max(...rs.map(height));
+const tallest = (rs: readonly Candidate[]): number => Math.max(...rs.map((r) => boxHeight(r.box)));
 
 /** Whether `line` (sorted by x) has symbols of about one size, evenly and clearly spaced. */
 function evenRow(line: readonly Candidate[]): boolean {
-  const hs = line.map(height);
+  const hs = line.map((r) => boxHeight(r.box));
   if (Math.max(...hs) > MAX_SIZE_RATIO * Math.min(...hs)) return false;
   const gaps = line.slice(1).map((r, k) => centreX(r.box) - centreX((line[k] as Candidate).box));
   const mean = gaps.reduce((a, b) => a + b, 0) / gaps.length;
-  const widest = Math.max(...line.map(width));
+  const widest = Math.max(...line.map((r) => boxWidth(r.box)));
   return gaps.every((g) => Math.abs(g - mean) <= GAP_TOL * mean && g >= MIN_GAP * widest);
 }

@@ -1,5 +1,6 @@
 import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
+import { median } from "../shared/median.js";
 
 /**
  * How much of a box's ink is a picture rather than one tint.
@@ -70,8 +71,3 @@ function offLine(p: readonly number[], a: readonly number[], b: readonly number[
 
 const euclid = (a: readonly number[], b: readonly number[]): number =>
   Math.sqrt(a.reduce((s, v, i) => s + (v - (b[i] ?? 0)) ** 2, 0));
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? 0;
-}

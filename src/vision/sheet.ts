@@ -1,5 +1,6 @@
 import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
+import { median } from "../shared/median.js";
 
 /**
  * A page or form sheet presented over the screen, and the card it is drawn in.
@@ -161,11 +162,6 @@ function dimmedAbove(
   let over = 0;
   for (let v = limit + 1; v < 256; v++) over += counts[v] ?? 0;
   return over <= DIM_BRIGHT * n;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 /**

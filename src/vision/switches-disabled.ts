@@ -41,6 +41,8 @@ const OFF_TRACK = [233, 233, 234] as const;
 /** The commonest neutral colours of the right half of the grid (up to two), as backgrounds B. */
 function backgrounds(g: Grid): [number, number, number][] {
   const bins = new Uint32Array(1 << 15);
+  // Each bin's colour sums, gathered in the same pass: a bin's mean is its cells' mean.
+  const sums = new Uint32Array(3 << 15);
   let n = 0;
   for (let y = 0; y < g.h; y += BG_STEP)
     for (let x = g.w >> 1; x < g.w; x += BG_STEP) {
@@ -48,6 +50,9 @@ function backgrounds(g: Grid): [number, number, number][] {
       if (Math.max(r, gg, b) - Math.min(r, gg, b) > NEUTRAL) continue;
       const k = ((r >> 3) << 10) | ((gg >> 3) << 5) | (b >> 3);
       bins[k] = (bins[k] ?? 0) + 1;
+      sums[3 * k] = (sums[3 * k] ?? 0) + r;
+      sums[3 * k + 1] = (sums[3 * k + 1] ?? 0) + gg;
+      sums[3 * k + 2] = (sums[3 * k + 2] ?? 0) + b;
       n++;
     }
   const order = [...bins.keys()]
@@ -55,19 +60,9 @@ function backgrounds(g: Grid): [number, number, number][] {
     .sort((a, b) => (bins[b] ?? 0) - (bins[a] ?? 0));
   const out: [number, number, number][] = [];
   for (const k of order.slice(0, 2)) {
-    if (out.length > 0 && (bins[k] ?? 0) < SECOND_SHARE * n) break;
-    // The bin's mean colour.
-    let [sr, sg, sb, m] = [0, 0, 0, 0];
-    for (let y = 0; y < g.h; y += BG_STEP)
-      for (let x = g.w >> 1; x < g.w; x += BG_STEP) {
-        const [r, gg, b] = cell(g, x, y);
-        if ((((r >> 3) << 10) | ((gg >> 3) << 5) | (b >> 3)) !== k) continue;
-        sr += r;
-        sg += gg;
-        sb += b;
-        m++;
-      }
-    const bg: [number, number, number] = [Math.round(sr / m), Math.round(sg / m), Math.round(sb / m)];
+    const m = bins[k] ?? 0;
+    if (out.length > 0 && m < SECOND_SHARE * n) break;
+    const bg = [0, 1, 2].map((c) => Math.round((sums[3 * k + c] ?? 0) / m)) as [number, number, number];
     if (!out.some((o) => diff(o, bg) < DISTINCT)) out.push(bg);
   }
   return out;

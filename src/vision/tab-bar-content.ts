@@ -1,5 +1,6 @@
 import type { FracBox } from "../shared/box.js";
 import { intersection } from "../shared/box.js";
+import { median } from "../shared/median.js";
 import type { Candidate } from "./row.js";
 import { boxHeight, boxWidth, centreX, centreY } from "./row.js";
 
@@ -98,9 +99,4 @@ function tabItems(rows: readonly Candidate[]): Item[] {
     if (line.length > best.length) best = line;
   }
   return best;
-}
-
-function median(values: readonly number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? 0;
 }
