@@ -116,7 +116,8 @@ export class WaveRunner {
   stop(): MotorSteps | null {
     if (!this.move || this.stoppedAt) return null;
     this.pigpio.waveTxStop();
-    const here = this.positionNow();
+    // From the clock: the transmitter is idle now, but the waves it was cut off in did not go out whole.
+    const here = this.elapsedPosition();
     this.stoppedAt = here;
     this.wake?.();
     return here;
@@ -141,6 +142,19 @@ export class WaveRunner {
     // the waves that were cut off until run()'s loop next wakes (late on a loaded machine).
     if (this.stoppedAt) return this.stoppedAt;
     if (this.starvedAt) return this.starvedAt;
+    // Nothing transmitting: every wave sent has gone out whole, so the motors rest at the last one's end
+    // (its duration runs up to the next chunk's first edge, hence the half µs, as for an underrun). The
+    // elapsed-time estimate below can be off there — a queued wave's start is estimated, and on a loaded
+    // machine run()'s loop retires it late — which once reported a held carriage one step from the gantry.
+    const last = this.inFlight.at(-1);
+    if (last && !this.pigpio.waveTxBusy()) {
+      return stepsDoneAt(last.plan, last.chunk.startUs + last.chunk.durationUs - 0.5);
+    }
+    return this.elapsedPosition();
+  }
+
+  /** Motor positions estimated from the clock: the steps of the in-flight waves that are due by now. */
+  private elapsedPosition(): MotorSteps {
     const now = this.clock.now();
     let current: InFlight | undefined;
     for (const f of this.inFlight) if (f.startMs <= now) current = f;

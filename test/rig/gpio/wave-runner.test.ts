@@ -1,0 +1,69 @@
+import { resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { PigpioLike, PigpioPulse } from "../../../src/rig/gpio/pigpio-types.js";
+import { chunkPulses, planMove, stepsDoneAt } from "../../../src/rig/gpio/wave-planner.js";
+import { WaveRunner } from "../../../src/rig/gpio/wave-runner.js";
+import { loadRigProfile } from "../../../src/rig/profile.js";
+import { projectRoot } from "../../../src/util/paths.js";
+import { quietLog } from "../../fakes/log.js";
+
+const profile = loadRigProfile(resolve(projectRoot(), "calibration/profiles/cartesian-gpio.yaml"));
+
+/**
+ * Just the wave calls the runner makes, with the transmitter's state set by the test: what a loaded
+ * machine looks like when pigpio's DMA engine has finished the waves but Node's loop has not woken.
+ */
+function scriptedPigpio(maxPulses: number): { pigpio: PigpioLike; busy: { value: boolean } } {
+  const busy = { value: true };
+  const sent: number[] = [];
+  let nextId = 0;
+  const pigpio = {
+    WAVE_MODE_ONE_SHOT: 0,
+    WAVE_MODE_ONE_SHOT_SYNC: 3,
+    waveClear() {},
+    waveAddGeneric(pulses: readonly PigpioPulse[]) {
+      return pulses.length;
+    },
+    waveCreate() {
+      return nextId++;
+    },
+    waveDelete() {},
+    waveTxSend(id: number) {
+      sent.push(id);
+      return 0;
+    },
+    waveTxBusy: () => (busy.value ? 1 : 0),
+    waveTxAt: () => (busy.value ? (sent[0] ?? 9999) : 9999),
+    waveTxStop() {
+      busy.value = false;
+    },
+    waveGetMaxPulses: () => maxPulses,
+  };
+  return { pigpio: pigpio as unknown as PigpioLike, busy };
+}
+
+describe("WaveRunner.positionNow", () => {
+  it("reports the last sent wave's end once nothing transmits, whatever the clock estimate says", async () => {
+    const maxPulses = 400;
+    const { pigpio, busy } = scriptedPigpio(maxPulses);
+    // A clock that never advances: the elapsed-time estimate sees the first wave just starting.
+    const runner = new WaveRunner(pigpio, { now: () => 1_000 }, quietLog());
+    const plan = planMove(profile, { a: 0, b: 0 }, { a: 4_000, b: 0 });
+    const chunks = chunkPulses(plan.pulses, Math.floor(maxPulses * 0.45));
+    expect(chunks.length).toBeGreaterThan(2);
+    const running = runner.run(plan);
+    // Two waves are out (transmitting + queued) and the loop sleeps; the estimate is at the start.
+    expect(runner.positionNow()).toEqual(stepsDoneAt(plan, 0));
+    // The DMA engine finishes both waves before Node wakes: the motors rest at the second wave's end (its
+    // duration runs up to the third wave's first edge, which never went out).
+    busy.value = false;
+    const second = chunks[1];
+    if (!second) throw new Error("no second chunk");
+    const rested = stepsDoneAt(plan, second.startUs + second.durationUs - 0.5);
+    expect(rested.a).toBeGreaterThan(0);
+    expect(runner.positionNow()).toEqual(rested);
+    // When the loop wakes it finds the engine starved and stops there: the same position.
+    const outcome = await running;
+    expect(outcome).toEqual({ end: "underrun", position: rested });
+  });
+});
