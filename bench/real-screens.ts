@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { extname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { parseConfig } from "../src/app/config/load.js";
-import { DAEMON_NODE_FLAGS } from "../src/app/node-flags.js";
+import { DAEMON_MALLOC_ENV, DAEMON_NODE_FLAGS } from "../src/app/node-flags.js";
 import { realCameraFrame } from "../src/lab/real/camera.js";
 import { loadRealSet } from "../src/lab/real/dataset.js";
 import { type RealScreenScore, scoreRealScreen } from "../src/lab/real/evaluate.js";
@@ -174,7 +174,7 @@ try {
     null;
   if (peekInputs > 0) {
     // The appliance's malloc settings and node flags (systemd unit), as bench/vision.ts measures.
-    const env = { ...process.env, MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "4194304" };
+    const env = { ...process.env, ...DAEMON_MALLOC_ENV };
     const script = new URL("./vision-peek.js", import.meta.url).pathname;
     const raw = JSON.parse(
       execFileSync(process.execPath, [...DAEMON_NODE_FLAGS, script, peekDir, "2"], { encoding: "utf8", env }),

@@ -1,7 +1,9 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
 import { parseConfig } from "../src/app/config/load.js";
+import { DAEMON_MALLOC_ENV, DAEMON_NODE_FLAGS } from "../src/app/node-flags.js";
 import { FontBook } from "../src/shared/fonts.js";
 import type { Mat3 } from "../src/shared/homography.js";
 import { IPHONE_61 } from "../src/shared/phone-model.js";
@@ -17,9 +19,20 @@ import { mainThreadCpuMs, makePeek, median, type PeekInput } from "./peek-harnes
  * a .json beside it is a screenshot, read by `fromScreenshot` (no rectification).
  * Prints one JSON line: per-stage medians, all totals, the process's CPU time per peek (all threads;
  * steadier than wall time on a shared machine), peak RSS.
+ * Run without any of the daemon's malloc settings in the environment, it runs itself again with them and
+ * the daemon's node flags, so its peak RSS is the appliance's (without them it reads ~75–90 MB higher);
+ * set one of them (e.g. `MALLOC_ARENA_MAX=8`) to measure another configuration.
  */
 const dir = process.argv[2];
 if (!dir) throw new Error("usage: vision-peek DIR [rounds]");
+if (Object.keys(DAEMON_MALLOC_ENV).every((k) => process.env[k] === undefined)) {
+  const flags = DAEMON_NODE_FLAGS.filter((f) => !process.execArgv.includes(f));
+  const child = spawnSync(process.execPath, [...process.execArgv, ...flags, ...process.argv.slice(1)], {
+    stdio: "inherit",
+    env: { ...process.env, ...DAEMON_MALLOC_ENV },
+  });
+  process.exit(child.status ?? 1);
+}
 const rounds = Math.max(1, Number(process.argv[3] ?? 1));
 interface FrameFile {
   /** The image file, read just before its peek: the appliance holds one frame at a time, not 25. */

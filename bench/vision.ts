@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseConfig } from "../src/app/config/load.js";
-import { DAEMON_NODE_FLAGS } from "../src/app/node-flags.js";
+import { DAEMON_MALLOC_ENV, DAEMON_NODE_FLAGS } from "../src/app/node-flags.js";
 import { type ScreenScore, scoreScreen, scoreTable } from "../src/lab/eval/evaluate.js";
 import { HARSH_OPTICS } from "../src/lab/eval/harsh-optics.js";
 import { captureScenario, evalScenarios, withVariant } from "../src/lab/eval/scenarios.js";
@@ -34,7 +34,7 @@ export async function visionBench(screens = 50): Promise<string[]> {
     // glibc's default of 8 malloc arenas per core fragments under ONNX Runtime's threads; the systemd
     // unit sets MALLOC_ARENA_MAX=2 and MALLOC_MMAP_THRESHOLD_=4194304 for the appliance, so the bench
     // measures the same, and starts node with the daemon's flags (`DAEMON_NODE_FLAGS`).
-    const env = { ...process.env, MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "4194304" };
+    const env = { ...process.env, ...DAEMON_MALLOC_ENV };
     const peek = JSON.parse(
       execFileSync(process.execPath, [...DAEMON_NODE_FLAGS, script, dir, "1"], { encoding: "utf8", env }),
     ) as {

@@ -9,3 +9,15 @@
  * (bench/README.md, 2026-11-28 session 3: peak RSS of the peek path).
  */
 export const DAEMON_NODE_FLAGS: readonly string[] = ["--max-semi-space-size=4"];
+
+/**
+ * glibc malloc settings the daemon runs with (the systemd unit's `Environment=` lines; the peek benches
+ * start their measuring child with them). `MALLOC_ARENA_MAX=2`: glibc's default of 8 arenas per core
+ * fragments under ONNX Runtime's and libvips' threads. `MALLOC_MMAP_THRESHOLD_=4194304`: frames and model
+ * buffers of ≥ 4 MB are mapped and unmapped instead of fragmenting the heap. Without them the peek path's
+ * peak RSS is ~75–90 MB higher (bench/README.md, 2026-11-29 session 13, h-perf2: 291 vs 366 MB).
+ */
+export const DAEMON_MALLOC_ENV: Readonly<Record<string, string>> = {
+  MALLOC_ARENA_MAX: "2",
+  MALLOC_MMAP_THRESHOLD_: "4194304",
+};

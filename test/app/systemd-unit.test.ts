@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DAEMON_NODE_FLAGS } from "../../src/app/node-flags.js";
+import { DAEMON_MALLOC_ENV, DAEMON_NODE_FLAGS } from "../../src/app/node-flags.js";
 import { projectRoot } from "../../src/util/paths.js";
 
 const UNIT = join(projectRoot(), "systemd", "piclaw.service");
@@ -70,6 +70,10 @@ describe("systemd/piclaw.service", () => {
     expect(one("Service.Restart")).toBe("on-failure");
     expect(one("Service.Environment")).toContain("MALLOC_ARENA_MAX=2");
     expect(one("Service.Environment")).toContain("MALLOC_MMAP_THRESHOLD_=4194304");
+    // The peek benches measure with the same settings (`DAEMON_MALLOC_ENV`).
+    const environment = unit.get("Service.Environment") ?? [];
+    for (const [key, value] of Object.entries(DAEMON_MALLOC_ENV))
+      expect(environment).toContain(`${key}=${value}`);
   });
 
   it("runs the installed app as the piclaw user with the device groups and its state directory", () => {
