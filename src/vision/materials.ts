@@ -48,11 +48,13 @@ const FADED = 0.28;
  * *and* fades the content at the bar's edge at once, by less than a classic bar's material on either
  * count alone. Text iOS draws in a bar on purpose is sharp at any contrast (a placeholder is faint but
  * crisp), and faint-looking bar text a camera softens keeps more of its contrast; a row both soft and
- * faint is content behind the glass (the labelled dev screens: NetNewsWire 7's fragments under its
- * floating toolbar measure 0.49–0.60 sharpness and 0.36–0.49 contrast; the faintest real bar text on the
- * camera frames, `x` and `App Library`, 0.77–0.78 sharpness).
+ * faint is content behind the glass. `SOFT`: its edges spread over ≥ 1.5× the pixels of the screen's
+ * text. On the labelled dev screens NetNewsWire 7's fragments under its glass bars measure 0.49–0.60
+ * sharpness and 0.36–0.49 contrast; the softest faint bar text iOS draws there, the App Library's
+ * placeholder in its translucent search field, 0.72 (screenshot) – 0.77 (camera) sharpness, and a
+ * faded but labelled headline under the bar, 0.57 contrast.
  */
-const SOFT = 0.7;
+const SOFT = 0.67;
 const FAINT = 0.5;
 /** Samples at most this many pixels along a box's longer side (larger boxes are strided). */
 const MAX_SAMPLES = 160;

@@ -56,6 +56,8 @@ describe("textBehindMaterial", () => {
       "rb-messagekit-chat.png",
       "rc-icecubes-news-dark.jpg",
       "ra-atlantis-settings-zh.png",
+      // The App Library's placeholder in its translucent search field: faint and a little soft.
+      "ra-tp-applibrary-list.jpg",
     ]) {
       const { image, lines } = await load(name);
       expect(textBehindMaterial(image, lines).size, name).toBe(0);
