@@ -41,6 +41,21 @@ const BLURRED = 0.3;
  * contrasted as `label`: text under 28% of the median is fainter than anything iOS draws on purpose.
  */
 const FADED = 0.28;
+/**
+ * … or when it is at once softer than `SOFT` and fainter than `FAINT` of the screen's median text: what
+ * iOS 26 does to content under its floating Liquid Glass bars. The glass refracts and blurs what passes
+ * under a bar's controls, and the scroll edge effect (`UIScrollEdgeEffect`, its default soft style) blurs
+ * *and* fades the content at the bar's edge at once, by less than a classic bar's material on either
+ * count alone. Text iOS draws in a bar on purpose is sharp at any contrast (a placeholder is faint but
+ * crisp), and faint-looking bar text a camera softens keeps more of its contrast; a row both soft and
+ * faint is content behind the glass. `SOFT`: its edges spread over ≥ 1.5× the pixels of the screen's
+ * text. On the labelled dev screens NetNewsWire 7's fragments under its glass bars measure 0.49–0.60
+ * sharpness and 0.36–0.49 contrast; the softest faint bar text iOS draws there, the App Library's
+ * placeholder in its translucent search field, 0.72 (screenshot) – 0.77 (camera) sharpness, and a
+ * faded but labelled headline under the bar, 0.57 contrast.
+ */
+const SOFT = 0.67;
+const FAINT = 0.5;
 /** Samples at most this many pixels along a box's longer side (larger boxes are strided). */
 const MAX_SAMPLES = 160;
 
@@ -112,17 +127,26 @@ const inBarBand = (box: Candidate["box"]): boolean => {
 const seenThrough = (ink: Ink, ref: Reference): boolean =>
   (ink.sharpness > 0 && ink.sharpness < BLURRED * ref.sharp) || ink.spread < FADED * ref.spread;
 
+/** Whether `ink` is both soft and faint (`SOFT`, `FAINT`) against the screen's text `ref`. */
+const underGlass = (ink: Ink, ref: Reference): boolean =>
+  ink.sharpness > 0 && ink.sharpness < SOFT * ref.sharp && ink.spread < FAINT * ref.spread;
+
 /**
  * The text rows of `rows` read through a bar's material (see the module comment): rows in the bars'
- * bands whose edge sharpness is under `BLURRED`, or whose contrast is under `FADED`, of the median of
- * the screen's text rows. Empty when the screen has too few text rows to say what its text looks like.
+ * bands whose edge sharpness is under `BLURRED`, or whose contrast is under `FADED`, or both under
+ * `SOFT` and `FAINT` (iOS 26's glass and scroll edge effect), of the median of the screen's text rows.
+ * Empty when the screen has too few text rows to say what its text looks like.
  */
 export function textBehindMaterial(screen: RgbImage, rows: readonly Candidate[]): Set<Candidate> {
   const text = rows.filter((r) => r.kind === "text");
   const ref = reference(screen, text);
   const out = new Set<Candidate>();
   if (!ref) return out;
-  for (const r of text) if (inBarBand(r.box) && seenThrough(measureInk(screen, r.box), ref)) out.add(r);
+  for (const r of text) {
+    if (!inBarBand(r.box)) continue;
+    const ink = measureInk(screen, r.box);
+    if (seenThrough(ink, ref) || underGlass(ink, ref)) out.add(r);
+  }
   return out;
 }
 

@@ -12,6 +12,7 @@ import { listPictures } from "./pictures.js";
 import type { Candidate } from "./row.js";
 import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
 import { behindSheet, findSheet } from "./sheet.js";
+import { inkSlivers } from "./slivers.js";
 import { isWideIcon } from "./wide-icons.js";
 
 /**
@@ -47,6 +48,8 @@ import { isWideIcon } from "./wide-icons.js";
  * - **Boxes around text, tiles cut by the edge.** An icon row whose only ink is a line OCR read, and an
  *   app tile whose name runs into the screen's side (`icon-on-text.ts`).
  * - **Plain discs repeated in one colour.** A brand mark's dots, not buttons (`blank-discs.ts`).
+ * - **Solid bars a few points wide.** A sliver of a picture peeking out from behind a button or card,
+ *   a caret, a scroll indicator — no symbol is that thin and unbroken (`slivers.ts`).
  * - **Beside a drawer.** The dimmed strip of the main view beside an open side drawer holds only cut
  *   text (`overlays.ts`).
  */
@@ -96,9 +99,10 @@ export function dropSpuriousRows(
   const hero = heroImages(rows, aspect);
   const onText = screen ? iconsOnText(screen, rows) : new Set<Candidate>();
   const ornament = screen ? repeatedBlankDiscs(screen, rows) : new Set<Candidate>();
+  const slivers = screen ? inkSlivers(screen, rows) : new Set<Candidate>();
   return rows.filter((r) => {
     if (dots.has(r) || wallpaper.has(r) || material.has(r) || drawer.has(r) || hero.has(r)) return false;
-    if (onText.has(r) || ornament.has(r)) return false;
+    if (onText.has(r) || ornament.has(r) || slivers.has(r)) return false;
     if (card && BEHIND_MODAL.has(r.kind) && !contains(card, centreX(r.box), centreY(r.box))) return false;
     if (sheet && BEHIND_MODAL.has(r.kind) && behindSheet(r.box, sheet)) return false;
     if (card && r.kind === "text" && cutByCard(r.box, card)) return false;

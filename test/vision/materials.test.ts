@@ -3,6 +3,7 @@ import type { RgbImage } from "../../src/shared/image.js";
 import { edgeSharpness, textBehindMaterial } from "../../src/vision/materials.js";
 import type { Candidate } from "../../src/vision/row.js";
 import { dropSpuriousRows } from "../../src/vision/spurious.js";
+import { filmedRealScreen } from "./ocr/filmed-real.js";
 import { loadRealImage, realLabel } from "./real-set.js";
 
 /**
@@ -55,8 +56,44 @@ describe("textBehindMaterial", () => {
       "rb-messagekit-chat.png",
       "rc-icecubes-news-dark.jpg",
       "ra-atlantis-settings-zh.png",
+      // The App Library's placeholder in its translucent search field: faint and a little soft.
+      "ra-tp-applibrary-list.jpg",
     ]) {
       const { image, lines } = await load(name);
+      expect(textBehindMaterial(image, lines).size, name).toBe(0);
+    }
+  });
+
+  it("drops fragments soft and faint under iOS 26's floating toolbar, keeps the glass's own search field", async () => {
+    const { image, lines } = await load("rc-netnewswire-timeline-light.png");
+    // The pipeline's rows at b884b81: a headline seen between the glass buttons and under them.
+    const glass = [
+      text("Jes", [0.155, 0.929, 0.226, 0.946]),
+      text("to", [0.206, 0.956, 0.25, 0.968]),
+      text("bos", [0.754, 0.955, 0.837, 0.968]),
+    ];
+    const kept = dropSpuriousRows([...lines, ...glass], image.height / image.width, image);
+    for (const g of glass) expect(kept, g.label).not.toContain(g);
+    for (const l of lines) expect(kept, l.label).toContain(l);
+  });
+
+  it("drops a line soft and faint under the glass navigation bar on a camera frame", async () => {
+    const name = "rc-netnewswire-timeline-dark.png";
+    const image = await filmedRealScreen(name, 7 + 84);
+    const lines = realLabel(name).text.map((t) => text(t.text, t.box));
+    const fragment = text("The pitch...", [0.183, 0.086, 0.388, 0.105]);
+    const behind = textBehindMaterial(image, [...lines, fragment]);
+    expect(behind.has(fragment)).toBe(true);
+    for (const l of lines) expect(behind.has(l), l.label).toBe(false);
+  });
+
+  it("keeps faint bar text a camera softens: App Library's title, a close ✕ read `x`", async () => {
+    for (const [name, seed] of [
+      ["ra-tp-applibrary-list.jpg", 7 + 21],
+      ["rb-twostep-keyboard.png", 7 + 61],
+    ] as const) {
+      const image = await filmedRealScreen(name, seed);
+      const lines = realLabel(name).text.map((t) => text(t.text, t.box));
       expect(textBehindMaterial(image, lines).size, name).toBe(0);
     }
   });
