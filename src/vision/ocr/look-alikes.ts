@@ -21,6 +21,9 @@
  * - **A lone `1` or `I` after a decimal quantity** (`0,5 1` → `0,5 l`): a quantity with a fraction is a
  *   measurement, which takes a unit; neither `1` nor `I` is one, the litre symbol `l` is (Foundation's
  *   `MeasurementFormatter` prints `l` for litres in most locales).
+ * - **A lone round glyph before a bar, the whole line** (`ol` → `0l`): a text field's one character and
+ *   its caret (UIKit's 2 pt tinted insertion bar, which `caret.ts` then cuts); no word is `ol`, and a
+ *   numeric field's value or placeholder (`0`) is what stands alone in a field.
  */
 
 /** Roman numerals' letters: a word of one of these and `I`s may be a numeral (`XII`, `VII`). */
@@ -50,6 +53,13 @@ export function lookAlikes(
   if (!alts || !altScores || alts.length !== chars.length) return out;
   const at = (i: number) => out[i] ?? "";
   const isLetter = (i: number) => LETTER.test(at(i));
+  if (
+    out.length === 2 &&
+    /^[oO]$/u.test(at(0)) &&
+    /^[lI|1]$/u.test(at(1)) &&
+    offered(alts, altScores, 0, "0")
+  )
+    out[0] = "0";
   for (let i = 0; i < out.length; i++) {
     const c = at(i);
     const startsWord = !isLetter(i - 1) && !DIGIT.test(at(i - 1));

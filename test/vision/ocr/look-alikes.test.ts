@@ -1,4 +1,6 @@
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import type { RgbImage } from "../../../src/shared/image.js";
 import { lookAlikes } from "../../../src/vision/ocr/look-alikes.js";
 import { filmedRealScreen } from "./filmed-real.js";
 import { useRealOcrEngine } from "./real-engine.js";
@@ -53,6 +55,13 @@ describe("lookAlikes", () => {
     expect(chosen("0,5 1", "     ")).toBe("0,5 1");
   });
 
+  it("reads a lone round glyph before a caret-like bar, the whole line, as 0", () => {
+    expect(chosen("ol", "0 ")).toBe("0l");
+    expect(chosen("Ol", "0 ")).toBe("0l");
+    expect(chosen("ol", "  ")).toBe("ol");
+    expect(chosen("olive", "0    ")).toBe("olive");
+  });
+
   it("changes nothing without the recogniser's runner-ups", () => {
     expect(lookAlikes([..."AII"], undefined, undefined)).toEqual(["A", "I", "I"]);
   });
@@ -65,5 +74,33 @@ describe("look-alikes on a filmed real screen (rd-fordpass-home-widgets-light, b
     const frame = await filmedRealScreen("rd-fordpass-home-widgets-light.jpg", 7 + 109);
     const texts = (await engine().recognize(frame)).map((l) => l.text);
     expect(texts).toContain("All Closed");
+  }, 120_000);
+});
+
+/** A 390 × 844 pt form at 3×: a label and, in the field, a placeholder-grey `0` with the caret after it. */
+async function zeroWithCaret(): Promise<RgbImage> {
+  const W = 1170;
+  const H = 2532;
+  // placeholderText: #3C3C43 at 30% on white ≈ #C4C4C6; the caret a 2 pt systemBlue bar (UIKit).
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">
+<rect width="100%" height="100%" fill="#FFFFFF"/>
+<text x="60" y="1160" font-family="Helvetica" font-size="51" fill="#000">Amount</text>
+<text x="400" y="1160" font-family="Helvetica" font-size="51" fill="#C4C4C6">0</text>
+<rect x="440" y="1115" width="6" height="60" fill="#007AFF"/>
+</svg>`;
+  const { data, info } = await sharp(Buffer.from(svg))
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, channels: 3, data };
+}
+
+describe("a field's grey 0 beside its caret (synthetic form)", () => {
+  const engine = useRealOcrEngine();
+
+  it("reads the digit 0, not the letter O", async () => {
+    const texts = (await engine().recognize(await zeroWithCaret())).map((l) => l.text);
+    expect(texts).toContain("0");
+    expect(texts).not.toContain("O");
   }, 120_000);
 });
