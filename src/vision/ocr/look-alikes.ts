@@ -8,9 +8,9 @@
  * the recogniser itself offered, and only where English spelling or number formatting leaves one of the
  * two possible:
  *
- * - **A doubled bar after a word's capital** (`AII` → `All`, `FiII` no: only after the capital): no
- *   English word has `II` after its first letter except Roman numerals (`XII`, `VII`), which use only
- *   I V X L C D M; `ll` is common (`All`, `Full`, `Roll`).
+ * - **A doubled bar after a word's capital** (`AII`, `AlI` → `All`): no English word has `II` or `lI`
+ *   after its first letter except Roman numerals (`XII`, `VII`), which use only I V X L C D M; `ll` is
+ *   common (`All`, `Allow`). The camera's blur reads `All` as `AlI` (a stem smeared into the next).
  * - **A bar starting a word before a letter that never follows an initial `l`** (`ldle` → `Idle`,
  *   `lD` → `ID`): English words begin `l` + vowel, `y` or `l` (`llama`); `I` + d, g, k, r, v, z
  *   (`Idle`, `Ignore`, `Ikea`, `Iron`, `Ivory`, `Izmir`) or a capital (`ID`, `IP`) is common.
@@ -33,6 +33,8 @@ const AFTER_INITIAL_I = /^[dgkrvzA-Z]$/u;
 const LETTER = /^[A-Za-z]$/u;
 const SMALL = /^[a-z]$/u;
 const DIGIT = /^[0-9]$/u;
+/** The stems `I` and `l`. */
+const BAR = /^[lI]$/u;
 
 /** The recogniser's runner-up for character `i` when it is one of `wanted` (with any score), else undefined. */
 function offered(alts: readonly string[], scores: readonly number[], i: number, wanted: string): boolean {
@@ -63,20 +65,24 @@ export function lookAlikes(
   for (let i = 0; i < out.length; i++) {
     const c = at(i);
     const startsWord = !isLetter(i - 1) && !DIGIT.test(at(i - 1));
-    // A doubled bar after the word's first letter, a capital that is no Roman numeral's.
-    if (c === "I" && i >= 1 && /^[A-Z]$/u.test(at(i - 1)) && !ROMAN.test(at(i - 1)) && at(i + 1) === "I") {
+    // A run of two or more bars after the word's first letter, a capital that is no Roman numeral's:
+    // each `I` in it must have had `l` as its runner-up (`AII`, `AlI` through a camera's blur).
+    if (BAR.test(c) && BAR.test(at(i + 1)) && /^[A-Z]$/u.test(at(i - 1)) && !ROMAN.test(at(i - 1))) {
       const first = i - 1;
       let end = i;
-      while (at(end) === "I") end++;
+      while (BAR.test(at(end))) end++;
       const wordStart = !isLetter(first - 1) && !DIGIT.test(at(first - 1));
       const tail = (k: number): boolean => !isLetter(k) || (SMALL.test(at(k)) && tail(k + 1));
+      let capitals = 0;
       let runnerUps = true;
-      for (let k = i; k < end; k++) runnerUps &&= offered(alts, altScores, k, "l");
-      if (wordStart && tail(end) && runnerUps) {
-        for (let k = i; k < end; k++) out[k] = "l";
-        i = end - 1;
-        continue;
-      }
+      for (let k = i; k < end; k++)
+        if (at(k) === "I") {
+          capitals++;
+          runnerUps &&= offered(alts, altScores, k, "l");
+        }
+      if (wordStart && tail(end) && capitals > 0 && runnerUps) for (let k = i; k < end; k++) out[k] = "l";
+      i = end - 1;
+      continue;
     }
     // A bar starting a word before a letter that follows `I`, never `l`.
     if (c === "l" && startsWord && AFTER_INITIAL_I.test(at(i + 1)) && offered(alts, altScores, i, "I")) {
