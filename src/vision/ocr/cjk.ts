@@ -26,6 +26,9 @@ export interface CtcResult {
   steps: number[];
   length: number;
   spaceBefore: number[];
+  /** The runner-up character per character and its score (`ctc.ts`); dropped where Han is inserted. */
+  alts?: string[];
+  altScores?: number[];
 }
 
 const HAN = /\p{Script=Han}/u;
@@ -342,6 +345,9 @@ export function splitAtHanGaps(r: CtcResult, cropWidth: number, paddedWidth: num
         steps: r.steps.slice(a.at, b.at),
         length: r.length,
         spaceBefore: r.spaceBefore.slice(a.at, b.at),
+        ...(r.alts && r.altScores
+          ? { alts: r.alts.slice(a.at, b.at), altScores: r.altScores.slice(a.at, b.at) }
+          : {}),
       },
       begin: a.x,
       end: b.x,

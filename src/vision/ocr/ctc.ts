@@ -23,6 +23,13 @@ export interface CtcResult {
    * (`word-spaces.ts` asks the ink).
    */
   restored?: number[];
+  /**
+   * Per character: the recogniser's runner-up character on the frames it won (the best non-blank class
+   * other than it, over its run of frames) and that class's highest score there (`""` / 0 for none).
+   * `look-alikes.ts` lets a line's context choose between a glyph and its runner-up (`I`/`l`, `O`/`0`).
+   */
+  alts?: string[];
+  altScores?: number[];
 }
 
 /**
@@ -44,7 +51,17 @@ export function ctcDecode(
   dictionary: readonly string[],
   partners?: Int32Array,
 ): CtcResult {
-  const out: CtcResult = { chars: [], scores: [], steps: [], length: steps, spaceBefore: [] };
+  const alts: string[] = [];
+  const altScores: number[] = [];
+  const out: CtcResult = {
+    chars: [],
+    scores: [],
+    steps: [],
+    length: steps,
+    spaceBefore: [],
+    alts,
+    altScores,
+  };
   // The space class is the dictionary's last entry (PaddleOCR's use_space_char), CTC class `classes − 1`.
   const spaceClass = dictionary[classes - 2] === " " ? classes - 1 : -1;
   // Both forms of a character share one key, so a run switching between them collapses.
@@ -97,12 +114,24 @@ export function ctcDecode(
       const other = best > 0 ? (partners[best] ?? 0) : 0;
       if (other > 0 && (probs[base + other] ?? 0) > (probs[base + best] ?? 0)) best = other;
     }
+    // The runner-up on this frame: the best non-blank class that is not the winner's character.
+    const runnerUp = second !== 0 && key(second) !== key(best) ? second : third;
+    const runnerScore = runnerUp !== 0 && key(runnerUp) !== key(best) ? (probs[base + runnerUp] ?? 0) : 0;
     if (best !== 0 && key(best) !== last) {
       out.chars.push(dictionary[best - 1] ?? "");
       out.scores.push(Math.min(1, bestScore));
       out.steps.push(t);
       out.spaceBefore.push(out.chars.length > 1 ? space : 0);
+      alts.push(runnerScore > 0 ? (dictionary[runnerUp - 1] ?? "") : "");
+      altScores.push(runnerScore);
       space = 0;
+    } else if (best !== 0) {
+      // The same character's run goes on: keep its strongest runner-up.
+      const k = alts.length - 1;
+      if (runnerScore > (altScores[k] ?? 0)) {
+        alts[k] = dictionary[runnerUp - 1] ?? "";
+        altScores[k] = runnerScore;
+      }
     } else if (spaceClass > 0) {
       space = Math.max(space, probs[base + spaceClass] ?? 0);
     }
@@ -126,7 +155,17 @@ export const SPACE_SCORE = 0.02;
  */
 export function restoreSpaces(r: CtcResult, minScore = SPACE_SCORE): CtcResult {
   const restored: number[] = [];
-  const out: CtcResult = { chars: [], scores: [], steps: [], length: r.length, spaceBefore: [], restored };
+  const alts: string[] = [];
+  const altScores: number[] = [];
+  const out: CtcResult = {
+    chars: [],
+    scores: [],
+    steps: [],
+    length: r.length,
+    spaceBefore: [],
+    restored,
+    ...(r.alts ? { alts, altScores } : {}),
+  };
   const isDigit = (c: string | undefined) => c !== undefined && c >= "0" && c <= "9";
   r.chars.forEach((c, i) => {
     const prev = out.chars[out.chars.length - 1];
@@ -140,6 +179,8 @@ export function restoreSpaces(r: CtcResult, minScore = SPACE_SCORE): CtcResult {
       out.scores.push(score);
       out.steps.push(((out.steps[out.steps.length - 1] ?? step) + step) / 2);
       out.spaceBefore.push(0);
+      alts.push("");
+      altScores.push(0);
       // After a comma the space is certain (no weak score to record).
       restored.push(afterComma ? 0 : (r.spaceBefore[i] ?? 0));
     }
@@ -147,6 +188,8 @@ export function restoreSpaces(r: CtcResult, minScore = SPACE_SCORE): CtcResult {
     out.scores.push(score);
     out.steps.push(step);
     out.spaceBefore.push(r.spaceBefore[i] ?? 0);
+    alts.push(r.alts?.[i] ?? "");
+    altScores.push(r.altScores?.[i] ?? 0);
     restored.push(0);
   });
   return out;

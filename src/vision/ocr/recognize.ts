@@ -3,6 +3,7 @@ import { asciiLetters, iconBeforeHan, trailingHelpMark } from "./cjk.js";
 import type { CtcResult } from "./ctc.js";
 import type { PixelBox } from "./detect.js";
 import type { InkImage } from "./ink.js";
+import { lookAlikes } from "./look-alikes.js";
 import { monospacePitch } from "./monospace.js";
 import { slashCandidate } from "./slashes.js";
 
@@ -274,11 +275,14 @@ export interface FinishedText {
  * the tensor it was run in (the output's time steps span the padded width).
  */
 export function finishText(
-  r: CtcResult,
+  read: CtcResult,
   cropWidth: number,
   paddedWidth: number,
   stripChevrons: boolean,
 ): FinishedText {
+  // Look-alike glyphs (`I`/`l`, `O`/`0`) chosen from the recogniser's runner-up by context first: every
+  // rule after this one sees the characters a reader would.
+  const r: CtcResult = { ...read, chars: lookAlikes(read.chars, read.alts, read.altScores) };
   const blank = (c: string) => c.trim() === "";
   let start = 0;
   while (start < r.chars.length && blank(r.chars[start] ?? "")) start++;
