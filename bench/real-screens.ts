@@ -48,7 +48,8 @@ import { DEFAULT_VISION_OPTIONS, VisionPipeline } from "../src/vision/pipeline.j
  *
  * `--frames N` (camera modes; default 1): the still screen is filmed N times by one simulated camera
  * (successive frames, independent sensor noise) and the pipeline averages them (`fromCamera` given N
- * frames, `vision/frame-stack.ts`), as the product does when the screen is still.
+ * frames, `vision/frame-stack.ts`), as the product does when the screen is still. `--noise S` scales
+ * the simulated sensor noise (0: none; the limit of averaging many frames).
  */
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -61,6 +62,7 @@ const { values, positionals } = parseArgs({
     jpeg: { type: "string" },
     "min-width": { type: "string" },
     frames: { type: "string" },
+    noise: { type: "string" },
   },
 });
 const dirs = positionals.length > 0 ? positionals : ["datasets/real-iphone"];
@@ -77,11 +79,14 @@ const minWidth = Number(values["min-width"] ?? 0);
 const frameCount = Number(values.frames ?? 1);
 if (!(Number.isInteger(frameCount) && frameCount >= 1 && frameCount <= 16))
   throw new Error(`--frames ${values.frames}: expected an integer 1–16`);
+const noise = values.noise === undefined ? undefined : Number(values.noise);
+if (noise !== undefined && !(noise >= 0)) throw new Error(`--noise ${values.noise}: expected ≥ 0`);
 const variant = [
   transform.scale === 1 ? "" : `scale ${transform.scale}`,
   transform.jpegQuality === undefined ? "" : `JPEG q${transform.jpegQuality}`,
   minWidth > 0 ? `screens ≥ ${minWidth} px` : "",
   frameCount > 1 ? `${frameCount} frames averaged` : "",
+  noise === undefined ? "" : `sensor noise × ${noise}`,
 ].filter((v) => v !== "");
 /** Narrowest screenshot the peek is timed on: a current 3× iPhone's (1080–1320 px). */
 const PEEK_MIN_WIDTH = 1080;
@@ -147,6 +152,7 @@ try {
         harsh: values.harsh === true,
         seed: 7 + i,
         frames: frameCount,
+        ...(noise === undefined ? {} : { noise }),
       });
       view = await pipelineFor(shot.screenPx).fromCamera(shot.frames, shot.screenToCamera);
       if (timed) {
