@@ -79,6 +79,7 @@ export function stillRun(
 ): number {
   const newest = frames[frames.length - 1];
   if (newest === undefined) return 0;
+  if (frames.length === 1) return 1;
   const ref = tileMeans(newest, tile);
   let run = 1;
   for (let k = frames.length - 2; k >= 0; k--) {
