@@ -31,7 +31,7 @@ import { DEFAULT_VISION_OPTIONS, VisionPipeline } from "../src/vision/pipeline.j
  * own (`vision-peek.ts`). Never fails on numbers.
  *
  *   node dist/bench/real-screens.js [DATASET_DIR…] [--camera] [--harsh] [--misses] [--peek N]
- *                                   [--scale F] [--jpeg Q] [--min-width PX]
+ *                                   [--scale F] [--jpeg Q] [--min-width PX] [--frames N]
  *
  * Default dataset: datasets/real-iphone. Screenshots go through `pipeline.fromScreenshot`; with
  * `--camera` each screenshot is filmed by the simulated camera (`real/camera.ts`) at the rig's default
@@ -45,6 +45,11 @@ import { DEFAULT_VISION_OPTIONS, VisionPipeline } from "../src/vision/pipeline.j
  * scoring rules unchanged). A screen the scale takes below 300 px wide is skipped and counted
  * (`scaledAway` in the JSON line). `--min-width PX` scores only screens at least PX wide as stored — to
  * compare a scaled run with scale 1 on the same screens (F = 0.5 keeps those ≥ 600 px).
+ *
+ * `--frames N` (camera modes; default 1): the still screen is filmed N times by one simulated camera
+ * (successive frames, independent sensor noise) and the pipeline averages them (`fromCamera` given N
+ * frames, `vision/frame-stack.ts`), as the product does when the screen is still. `--noise S` scales
+ * the simulated sensor noise (0: none; the limit of averaging many frames).
  */
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -56,6 +61,8 @@ const { values, positionals } = parseArgs({
     scale: { type: "string" },
     jpeg: { type: "string" },
     "min-width": { type: "string" },
+    frames: { type: "string" },
+    noise: { type: "string" },
   },
 });
 const dirs = positionals.length > 0 ? positionals : ["datasets/real-iphone"];
@@ -69,10 +76,17 @@ const transform: ScreenTransform = {
 if (!(transform.scale > 0 && transform.scale <= 4))
   throw new Error(`--scale ${values.scale}: expected 0 < F ≤ 4`);
 const minWidth = Number(values["min-width"] ?? 0);
+const frameCount = Number(values.frames ?? 1);
+if (!(Number.isInteger(frameCount) && frameCount >= 1 && frameCount <= 16))
+  throw new Error(`--frames ${values.frames}: expected an integer 1–16`);
+const noise = values.noise === undefined ? undefined : Number(values.noise);
+if (noise !== undefined && !(noise >= 0)) throw new Error(`--noise ${values.noise}: expected ≥ 0`);
 const variant = [
   transform.scale === 1 ? "" : `scale ${transform.scale}`,
   transform.jpegQuality === undefined ? "" : `JPEG q${transform.jpegQuality}`,
   minWidth > 0 ? `screens ≥ ${minWidth} px` : "",
+  frameCount > 1 ? `${frameCount} frames averaged` : "",
+  noise === undefined ? "" : `sensor noise × ${noise}`,
 ].filter((v) => v !== "");
 /** Narrowest screenshot the peek is timed on: a current 3× iPhone's (1080–1320 px). */
 const PEEK_MIN_WIDTH = 1080;
@@ -134,8 +148,13 @@ try {
     if (timed) peekInputs++;
     let view: Awaited<ReturnType<VisionPipeline["fromCamera"]>>;
     if (camera) {
-      const shot = await realCameraFrame(bytes, { harsh: values.harsh === true, seed: 7 + i });
-      view = await pipelineFor(shot.screenPx).fromCamera(shot.frame, shot.screenToCamera);
+      const shot = await realCameraFrame(bytes, {
+        harsh: values.harsh === true,
+        seed: 7 + i,
+        frames: frameCount,
+        ...(noise === undefined ? {} : { noise }),
+      });
+      view = await pipelineFor(shot.screenPx).fromCamera(shot.frames, shot.screenToCamera);
       if (timed) {
         writeFileSync(join(peekDir, `${name}.jpg`), shot.frame);
         const h = { screenToCamera: shot.screenToCamera, screenPx: shot.screenPx };

@@ -80,7 +80,7 @@ for (let r = 0; r < rounds; r++)
     cpuMs.push((cpu.user + cpu.system) / 1000);
     mainCpuMs.push(mainThreadCpuMs() - main0);
     totals.push(v.timings.total);
-    for (const k of Object.keys(stages)) stages[k]?.push(v.timings[k as keyof typeof v.timings]);
+    for (const k of Object.keys(stages)) stages[k]?.push(v.timings[k as keyof typeof v.timings] ?? 0);
   }
 await vision.close();
 /**

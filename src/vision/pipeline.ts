@@ -4,6 +4,7 @@ import type { RgbImage } from "../shared/image.js";
 import type { Clock } from "../util/clock.js";
 import { type AnnotateOptions, DEFAULT_ANNOTATE_OPTIONS, ScreenAnnotator } from "./annotate.js";
 import { SCREENSHOT_WIDTH } from "./config.js";
+import { stackStill } from "./frame-stack.js";
 import type { IconMemory } from "./icon-memory.js";
 import {
   buildListing,
@@ -31,7 +32,15 @@ export interface ScreenView {
   /** Annotated JPEG. */
   image: Buffer;
   /** Milliseconds per stage, for logs and the bench. */
-  timings: { decode: number; rectify: number; recognise: number; annotate: number; total: number };
+  timings: {
+    decode: number;
+    rectify: number;
+    recognise: number;
+    annotate: number;
+    total: number;
+    /** Camera frames averaged into the screen (`fromCamera` given several; absent otherwise). */
+    frames?: number;
+  };
 }
 
 export interface VisionOptions {
@@ -103,14 +112,30 @@ export class VisionPipeline {
     return stretchContrast(warpToScreen(decoded, screenToCamera, width, height));
   }
 
-  /** Camera frame (JPEG) → view, through the calibrated screen-fraction → camera-pixel homography. */
-  async fromCamera(frame: Buffer, screenToCamera: Mat3): Promise<ScreenView> {
+  /**
+   * Camera frame (JPEG) → view, through the calibrated screen-fraction → camera-pixel homography.
+   * Given successive frames (oldest first), each is rectified and the newest together with the frames
+   * before it that show the same picture are averaged (`frame-stack.ts`): the sensor noise falls by
+   * √N, and a frame from before a change is never mixed in. `timings.frames` says how many were.
+   */
+  async fromCamera(frame: Buffer | readonly Buffer[], screenToCamera: Mat3): Promise<ScreenView> {
     const t0 = this.deps.clock.now();
-    const decoded = await decodeRgb(frame);
-    const t1 = this.deps.clock.now();
-    const screen = this.rectifyDecoded(decoded, screenToCamera);
+    const jpegs = Buffer.isBuffer(frame) ? [frame] : frame;
+    let decodeMs = 0;
+    const rectified: RgbImage[] = [];
+    // One frame decoded at a time: each 2304 × 1296 decode (9 MB) is dropped once rectified.
+    for (const jpeg of jpegs) {
+      const a = this.deps.clock.now();
+      const decoded = await decodeRgb(jpeg);
+      decodeMs += this.deps.clock.now() - a;
+      const { width, height } = this.rectifiedSize;
+      rectified.push(warpToScreen(decoded, screenToCamera, width, height));
+    }
+    const stack = stackStill(rectified);
+    const screen = stretchContrast(stack.image);
     const t2 = this.deps.clock.now();
-    return this.describe(screen, { decode: t1 - t0, rectify: t2 - t1, start: t0 });
+    const view = await this.describe(screen, { decode: decodeMs, rectify: t2 - t0 - decodeMs, start: t0 });
+    return { ...view, timings: { ...view.timings, frames: stack.frames } };
   }
 
   /**

@@ -22,6 +22,11 @@ import { harshOptics } from "../eval/harsh-optics.js";
 export interface RealCameraFrame {
   /** Camera JPEG, `width`×`height` (2304×1296 by default, the rig's stream size). */
   frame: Buffer;
+  /**
+   * `frame` and the frames after it (`frames` of them in all, oldest first): the same still scene
+   * filmed again, each with its own sensor noise (successive frame indices of one `SimCamera`).
+   */
+  frames: Buffer[];
   screenToCamera: Mat3;
   /** The screenshot's size: the phone's screen in pixels (the rectified image takes its aspect). */
   screenPx: { width: number; height: number };
@@ -70,11 +75,19 @@ class ScreenshotScreen implements ScreenSource {
 
 /**
  * Film `screenshot` (PNG/JPEG bytes) with the simulated camera; `harsh` applies `HARSH_OPTICS`.
- * Deterministic for a seed (the sensor noise).
+ * Deterministic for a seed (the sensor noise). `frames` > 1 films the still screen that many times;
+ * `noise` scales the sensor noise (0: none, for a clean reference).
  */
 export async function realCameraFrame(
   screenshot: Buffer,
-  opts: { harsh?: boolean; seed?: number; width?: number; height?: number } = {},
+  opts: {
+    harsh?: boolean;
+    seed?: number;
+    width?: number;
+    height?: number;
+    frames?: number;
+    noise?: number;
+  } = {},
 ): Promise<RealCameraFrame> {
   const { data, info } = await sharp(screenshot).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const geometry = phoneForScreenshot(info.width, info.height);
@@ -88,15 +101,21 @@ export async function realCameraFrame(
   const camera = new SimCamera({
     source,
     pose,
-    camera: opts.harsh ? harshOptics(DEFAULT_SIM_CAMERA_OPTIONS) : DEFAULT_SIM_CAMERA_OPTIONS,
+    camera: {
+      ...(opts.harsh ? harshOptics(DEFAULT_SIM_CAMERA_OPTIONS) : DEFAULT_SIM_CAMERA_OPTIONS),
+      ...(opts.noise === undefined ? {} : { noise: opts.noise }),
+    },
     seed: opts.seed ?? 7,
   });
   const size = { width: opts.width ?? 2304, height: opts.height ?? 1296 };
   const view = camera.view(size.width, size.height);
-  const frame = await camera.capture(size);
+  const frames: Buffer[] = [];
+  for (let k = 0; k < Math.max(1, opts.frames ?? 1); k++) frames.push(await camera.capture(size));
+  const frame = frames[0] as Buffer;
   const { glassMm } = geometry;
   return {
     frame,
+    frames,
     screenToCamera: mat3Mul(view.glassToPixel, [glassMm.width, 0, 0, 0, glassMm.height, 0, 0, 0, 1]),
     screenPx: { width: info.width, height: info.height },
   };
