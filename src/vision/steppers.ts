@@ -1,7 +1,8 @@
 import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
 import { type Candidate, centreX, centreY, contains } from "./row.js";
-import { cell, diff, type Grid, SAME, sampleGrid } from "./switches-grid.js";
+import { smoothGrid } from "./smooth-grid.js";
+import { brightness, cell, diff, type Grid, SAME } from "./switches-grid.js";
 
 /**
  * Steppers (UIStepper and look-alikes) found in the pixels: one control, two buttons, `−` left and `+`
@@ -36,6 +37,12 @@ const BAR_AGREE = 4;
 const PITCH = { min: 38, max: 60 };
 /** Rows above and below a bar's centre read as its background (the bar is ≤ 3 pt thick; the body ≥ 29). */
 const PROBE = 4;
+/** The divider's brightness step from the body. */
+const DIVIDER = 4;
+/** A glyph's footprint reaches this many cells past its stroke (anti-aliasing, a camera's blur). */
+const FOOT = 2;
+/** Share of a half's other cells that may stand out from the body (sensor noise). */
+const CLEAN_SHARE = 0.03;
 /** A glyph cell's contrast with its background: a dimmed (disabled) half's glyph, and a live one. */
 const DIM_INK = 18;
 const FULL_INK = 50;
@@ -111,17 +118,53 @@ function hasStem(g: Grid, b: Bar, body: readonly number[]): boolean {
   return probes > 0 && hits >= 0.7 * probes;
 }
 
-/** The column offset (from `x`, within ±2) where a divider stands out from the body on rows y ± 3. */
+/**
+ * Whether a divider stands out from the body at column `x` (±2) on rows y ± 3, by brightness: iOS 13's
+ * is a faint grey hairline on the fill (5 levels once a small screenshot's pixel is spread over cells).
+ */
 function hasDivider(g: Grid, x: number, y: number, body: readonly number[]): boolean {
+  const level = brightness(body);
   for (let dx = -2; dx <= 2; dx++) {
     let hits = 0;
-    for (let dy = -3; dy <= 3; dy++) if (diff(cell(g, x + dx, y + dy), body) >= EDGE) hits++;
+    for (let dy = -3; dy <= 3; dy++)
+      if (Math.abs(brightness(cell(g, x + dx, y + dy)) - level) >= DIVIDER) hits++;
     if (hits >= 5) return true;
   }
   return false;
 }
 
-/** Where, walking from `from` by `step`, row `y` first leaves the body colour; -1 when not near `expect`. */
+/**
+ * Whether one half holds nothing but its glyph: every cell of [x0, x1) × [y0, y1) off the glyph's
+ * footprint (its bar, and for `+` its stem, each with a cell or two of blur) keeps the body's
+ * brightness, bar a few (noise). A key cap's letter (`f` has a crossbar on a stem) or a label is not a
+ * stepper half.
+ */
+function cleanHalf(
+  g: Grid,
+  box: readonly [number, number, number, number],
+  bar: Bar,
+  stem: boolean,
+  body: readonly number[],
+): boolean {
+  const level = brightness(body);
+  const cx = (bar.x0 + bar.x1 - 1) / 2;
+  let foreign = 0;
+  let n = 0;
+  for (let y = box[1]; y < box[3]; y++)
+    for (let x = box[0]; x < box[2]; x++) {
+      const onBar = Math.abs(y - bar.y) <= FOOT && x >= bar.x0 - FOOT && x < bar.x1 + FOOT;
+      const onStem = stem && Math.abs(x - cx) <= FOOT + 0.5;
+      if (onBar || onStem) continue;
+      n++;
+      if (Math.abs(brightness(cell(g, x, y)) - level) >= DIM_INK) foreign++;
+    }
+  return n > 0 && foreign <= CLEAN_SHARE * n;
+}
+
+/**
+ * Where, walking from `from` by `step`, row `y` first leaves the body's brightness (a fill's edge, or an
+ * outline's 1 pt line); -1 when that is not within `EDGE_SLACK` of `expect`.
+ */
 function edgeAt(
   g: Grid,
   from: number,
@@ -130,9 +173,13 @@ function edgeAt(
   body: readonly number[],
   expect: number,
 ): number {
+  // Brightness, not the largest channel: a camera's colour noise moves one channel by more than EDGE.
+  const level = brightness(body);
+  const off = (x: number): boolean =>
+    x >= 0 && x < g.w && Math.abs(brightness(cell(g, x, y)) - level) >= EDGE;
   for (let x = from; x >= 0 && x < g.w; x += step) {
-    if (diff(cell(g, x, y), body) >= EDGE) return Math.abs(x - expect) <= EDGE_SLACK ? x : -1;
-    if (Math.abs(x - expect) > EDGE_SLACK && (x - expect) * step > 0) return -1;
+    if (off(x)) return Math.abs(x - expect) <= EDGE_SLACK ? x : -1;
+    if ((x - expect) * step > EDGE_SLACK) return -1;
   }
   return -1;
 }
@@ -172,9 +219,15 @@ function stepperOf(g: Grid, a: Bar, b: Bar): FoundStepper | undefined {
   if (!hasStem(g, b, left) || hasStem(g, a, left)) return undefined;
   if (!hasDivider(g, mid, y, left)) return undefined;
   const half = pitch / 2;
-  const x0 = edgeAt(g, a.x0 - 2, -1, y, left, Math.round(ca - half));
-  const x1 = edgeAt(g, b.x1 + 1, 1, y, left, Math.round(cb + half));
+  // Each edge against the body just outside its glyph: a camera's shading drifts across the control.
+  const x0 = edgeAt(g, a.x0 - 3, -1, y, cell(g, a.x0 - 3, y), Math.round(ca - half));
+  const x1 = edgeAt(g, b.x1 + 2, 1, y, cell(g, b.x1 + 2, y), Math.round(cb + half));
   if (x0 < 0 || x1 < 0) return undefined;
+  // Each half, inside its edge and the divider, over the glyph's height and a cell more: the glyph alone.
+  const reach = Math.ceil(Math.max(wa, wb) / 2) + 1;
+  const rows = [Math.max(0, y - reach), Math.min(g.h, y + reach + 1)] as const;
+  if (!cleanHalf(g, [x0 + 4, rows[0], mid - 3, rows[1]], a, false, left)) return undefined;
+  if (!cleanHalf(g, [mid + 4, rows[0], x1 - 3, rows[1]], b, true, right)) return undefined;
   const [top, bottom] = bodyRows(g, Math.round((a.x1 + mid) / 2), y, left);
   const tall = bottom - top;
   const expect = HEIGHT_SHARE * pitch;
@@ -191,7 +244,8 @@ function stepperOf(g: Grid, a: Bar, b: Bar): FoundStepper | undefined {
 
 /** Every stepper on the screen (see the module comment). */
 export function findSteppers(screen: RgbImage): FoundStepper[] {
-  const g = sampleGrid(screen);
+  // The 3 × 3-pixel mean per cell: a camera's sensor noise alone moves one pixel by about `SAME`.
+  const g = smoothGrid(screen);
   const found: FoundStepper[] = [];
   for (let y = PROBE; y < g.h - PROBE; y++) {
     const bars = barsOnRow(g, y);
