@@ -16,7 +16,7 @@ export interface Canvas extends RgbImage {
 export function canvas(wPt: number, hPt: number, scale: number, bg: Rgb): Canvas {
   const width = Math.round(wPt * scale);
   const height = Math.round(hPt * scale);
-  const data = new Uint8Array(width * height * 3);
+  const data = Buffer.alloc(width * height * 3);
   for (let i = 0; i < width * height; i++) data.set(bg, i * 3);
   return { width, height, channels: 3, data, scale };
 }
@@ -98,8 +98,8 @@ export function stepper(c: Canvas, x: number, y: number, st: StepperStyle): [num
 /** A separable box blur of `radius` px (a camera's lens and resample, roughly). */
 export function blur(c: Canvas, radius: number): Canvas {
   const { width: w, height: h } = c;
-  const pass = (src: Uint8Array, horizontal: boolean): Uint8Array => {
-    const out = new Uint8Array(src.length);
+  const pass = (src: Buffer, horizontal: boolean): Buffer => {
+    const out = Buffer.alloc(src.length);
     for (let y = 0; y < h; y++)
       for (let x = 0; x < w; x++)
         for (let k = 0; k < 3; k++) {
