@@ -1,7 +1,8 @@
 import type { RgbImage } from "../shared/image.js";
 import { summedArea, windowMean } from "../shared/window-mean.js";
 import { proposeDiscButtons } from "./disc-buttons.js";
-import { type Blob, components, resplitBold } from "./ink-blobs.js";
+import { type Blob, components, overCapClusters, resplitBold } from "./ink-blobs.js";
+import { isMenuBars } from "./menu-bars.js";
 import { findPageDots } from "./page-dots.js";
 import type { Candidate } from "./row.js";
 import { isWideIcon } from "./wide-icons.js";
@@ -191,23 +192,29 @@ function proposeInkGlyphs(screen: RgbImage, rows: readonly Candidate[], options:
   const ink = inkMask(img, radius, options.inkContrast);
   const first = components(ink, w, h);
   const maxPx = options.maxPt * pt;
-  // A bold symbol merged with its surround is re-read (`resplitBold`); its pieces are one symbol.
-  const bold = resplitBold(img.px, w, h, ink, first, radius, options.inkContrast, maxPx);
-  const { labels, blobs } = bold ?? first;
-  // The halo: on a blurred image, the blur's spread beyond a sharp edge's, at most `haloPt`.
-  const blur = edgeWidth(img);
-  const halo = blur >= BLURRED ? Math.min(Math.round(options.haloPt * pt), Math.round(blur - SHARP_EDGE)) : 0;
   const boxes = rows.map((r) => [r.box[0] * w, r.box[1] * h, r.box[2] * w, r.box[3] * h] as const);
   // A blob whose centre is on a row is that row's ink (a letter of an OCR line, a detected icon) —
   // not on a wide "icon" (`wide-icons.ts`: the detector boxing a whole card, a segmented control or a
   // bar), whose symbols are the targets.
   const aspect = screen.height / Math.max(1, screen.width);
   const claiming = boxes.filter((_, k) => !isWideIcon(rows[k] as Candidate, aspect));
-  const covered = blobs.map((b) => {
+  const onRow = (b: Blob): boolean => {
     const cx = (b.x0 + b.x1) / 2;
     const cy = (b.y0 + b.y1) / 2;
     return claiming.some((r) => cx >= r[0] - pt && cx <= r[2] + pt && cy >= r[1] - pt && cy <= r[3] + pt);
-  });
+  };
+  // A bold symbol merged with its surround, in one blob or in pieces of halo, is re-read
+  // (`resplitBold`, `overCapClusters`); its pieces are one symbol.
+  const free = first.blobs.flatMap((b, i) =>
+    !onRow(b) && Math.max(b.x1 - b.x0, b.y1 - b.y0) <= maxPx ? [i + 1] : [],
+  );
+  const clusters = overCapClusters(first.blobs, free, options.joinPt * pt, maxPx);
+  const bold = resplitBold(img.px, w, h, ink, first, radius, options.inkContrast, maxPx, clusters);
+  const { labels, blobs } = bold ?? first;
+  // The halo: on a blurred image, the blur's spread beyond a sharp edge's, at most `haloPt`.
+  const blur = edgeWidth(img);
+  const halo = blur >= BLURRED ? Math.min(Math.round(options.haloPt * pt), Math.round(blur - SHARP_EDGE)) : 0;
+  const covered = blobs.map(onRow);
   const parts = blobs.flatMap((b, i) =>
     !covered[i] && b.x1 - b.x0 <= maxPx && b.y1 - b.y0 <= maxPx ? [i] : [],
   );
@@ -260,13 +267,16 @@ function proposeInkGlyphs(screen: RgbImage, rows: readonly Candidate[], options:
     const gcy = (g.y0 + g.y1) / 2;
     if (claiming.some((r) => gcx >= r[0] && gcx <= r[2] && gcy >= r[1] && gcy <= r[3])) continue;
     // A leading icon: text starts just right of it on the same line (`⚙ General`); the text's row is
-    // the target.
-    const leading = rows.some((r, k) => {
-      const b = boxes[k];
-      if (r.kind !== "text" || !b) return false;
-      const dx = b[0] - g.x1;
-      return dx >= -pt && dx < 16 * pt && Math.abs((b[1] + b[3]) / 2 - gcy) < Math.max(b[3] - b[1], gh) / 2;
-    });
+    // the target. Not the ≡ menu glyph (`menu-bars.ts`): a control of its own.
+    const menu = isMenuBars(img.px, w, h, g);
+    const leading =
+      !menu &&
+      rows.some((r, k) => {
+        const b = boxes[k];
+        if (r.kind !== "text" || !b) return false;
+        const dx = b[0] - g.x1;
+        return dx >= -pt && dx < 16 * pt && Math.abs((b[1] + b[3]) / 2 - gcy) < Math.max(b[3] - b[1], gh) / 2;
+      });
     if (leading) continue;
     const m = marginStats(img, labels, g, ids, Math.round(options.marginPt * pt), halo);
     if (m.ink > options.maxMarginInk || m.std > options.maxMarginStd || m.contrast < options.minContrast)

@@ -44,9 +44,12 @@ const REREAD_SHARE = 0.35;
  * background again and the symbol's own strokes stay ink. Only blobs just over the cap are re-read
  * (`BOLD_OVER`), so text lines, photos and cards keep their ink as it was.
  *
- * Returns the new labels and blobs, and `origin`: for each new blob, the 1-based label of the blob it
- * was re-read from (0 for a blob not re-read) — the pieces of one merged blob (the two bars of ⏸) are
- * one symbol.
+ * `clusters` (optional, per 1-based label): blobs to re-read as well, each mapped to one label of its
+ * cluster (`overCapClusters`: a thick symbol whose surround broke into separate pieces of halo).
+ *
+ * Returns the new labels and blobs, and `origin`: for each new blob, the 1-based label of the blob (or
+ * cluster) it was re-read from (0 for a blob not re-read) — the pieces of one merged blob (the two bars
+ * of ⏸) are one symbol.
  */
 export function resplitBold(
   px: Float32Array,
@@ -57,14 +60,16 @@ export function resplitBold(
   r: number,
   t: number,
   maxPx: number,
+  clusters?: Int32Array,
 ): { labels: Int32Array; blobs: Blob[]; origin: Int32Array } | undefined {
   const { labels, blobs } = found;
-  const picked = new Uint8Array(blobs.length + 1);
-  let any = false;
+  // Per label, the label its re-read pieces count as one symbol with (0: not re-read).
+  const picked = clusters ? clusters.slice() : new Int32Array(blobs.length + 1);
+  let any = picked.some((v) => v !== 0);
   blobs.forEach((b, i) => {
     const long = Math.max(b.x1 - b.x0, b.y1 - b.y0);
     if (long > maxPx && long <= BOLD_OVER * maxPx) {
-      picked[i + 1] = 1;
+      picked[i + 1] = i + 1;
       any = true;
     }
   });
@@ -94,7 +99,74 @@ export function resplitBold(
   for (let i = 0; i < w * h; i++) {
     const l = next.labels[i] as number;
     const old = labels[i] as number;
-    if (l && picked[old]) origin[l - 1] = old;
+    if (l && picked[old]) origin[l - 1] = picked[old] as number;
   }
   return { ...next, origin };
+}
+
+/** A cluster of at most this many blobs is one symbol and its halo (≡ with its gaps: ~6). */
+const CLUSTER_MAX = 8;
+
+/**
+ * Blobs that together make a symbol over the size cap: `candidates` (1-based labels of blobs not on a
+ * row, each under the cap) joined when within `gap` of each other, where the cluster's box is over
+ * `maxPx` but within `BOLD_OVER` of it and it has ≤ `CLUSTER_MAX` blobs. Returns, per label, the
+ * cluster's first label (0 for blobs in no such cluster), or undefined when there is none.
+ *
+ * Why: a thick black symbol on white (a web page's hamburger, three 4–5 pt bars) drags the local mean
+ * so far that the white round and between its strokes is ink too; through a camera's blur that halo
+ * breaks into separate slivers above, between and below the bars, each under the cap but together a
+ * ~40 pt group, so the symbol was dropped as too big — the merged-surround case `resplitBold` re-reads,
+ * only split into pieces.
+ */
+export function overCapClusters(
+  blobs: readonly Blob[],
+  candidates: readonly number[],
+  gap: number,
+  maxPx: number,
+): Int32Array | undefined {
+  const order = [...candidates].sort((a, b) => (blobs[a - 1]?.x0 ?? 0) - (blobs[b - 1]?.x0 ?? 0));
+  const parent = new Map<number, number>(order.map((l) => [l, l]));
+  const find = (l: number): number => {
+    let r = l;
+    while (parent.get(r) !== r) r = parent.get(r) as number;
+    parent.set(l, r);
+    return r;
+  };
+  for (let i = 0; i < order.length; i++) {
+    const a = blobs[(order[i] as number) - 1] as Blob;
+    for (let j = i + 1; j < order.length; j++) {
+      const b = blobs[(order[j] as number) - 1] as Blob;
+      if (b.x0 - gap >= a.x1) break;
+      if (a.y0 - gap < b.y1 && b.y0 - gap < a.y1)
+        parent.set(find(order[i] as number), find(order[j] as number));
+    }
+  }
+  const groups = new Map<number, { n: number; x0: number; y0: number; x1: number; y1: number }>();
+  for (const l of order) {
+    const b = blobs[l - 1] as Blob;
+    const root = find(l);
+    const g = groups.get(root);
+    if (!g) groups.set(root, { n: 1, x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1 });
+    else
+      groups.set(root, {
+        n: g.n + 1,
+        x0: Math.min(g.x0, b.x0),
+        y0: Math.min(g.y0, b.y0),
+        x1: Math.max(g.x1, b.x1),
+        y1: Math.max(g.y1, b.y1),
+      });
+  }
+  const out = new Int32Array(blobs.length + 1);
+  let any = false;
+  for (const l of order) {
+    const root = find(l);
+    const g = groups.get(root);
+    if (!g || g.n < 2 || g.n > CLUSTER_MAX) continue;
+    const long = Math.max(g.x1 - g.x0, g.y1 - g.y0);
+    if (long <= maxPx || long > BOLD_OVER * maxPx) continue;
+    out[l] = root;
+    any = true;
+  }
+  return any ? out : undefined;
 }

@@ -30,6 +30,7 @@ import { centreX, centreY, contains } from "./row.js";
 import { applySliders } from "./sliders.js";
 import { dropSpuriousRows } from "./spurious.js";
 import { mergeStatusBar } from "./status-bar.js";
+import { applySteppers } from "./steppers.js";
 import { nameStockApps } from "./stock-apps.js";
 import { findSwitches } from "./switches.js";
 import { findCcModuleToggles } from "./switches-cc-modules.js";
@@ -72,6 +73,7 @@ export function applyScreenSemantics(
   out = nameStockApps(screen, out); // the dock: no names printed, stock designs named by look
   out = applyHomeGrid(screen, out, aspect); // a home screen: tiles, widgets, dock slots from the grid
   out = nameIconButtons(screen, splitOutlinedButtons(screen, out, aspect)); // one wide box: equal bordered buttons
+  out = applySteppers(screen, out); // a stepper's two halves: `[button] "minus"` / `"plus"`
   out = dropSpuriousRows(out, aspect, screen);
   const cut = textCutByOverlay(screen, out); // a line half hidden by a sheet's edge: a fragment
   const chat = chatDecorations(screen, out); // a conversation's emoji and avatars

@@ -52,10 +52,21 @@ export function leadingIcon(image: RgbImage, line: PixelBox, text: string, space
     g.fill >= 0.8 ||
     g.holes > (HOLES.get(first) ?? 0) ||
     (BARS.has(first) && g.aspect >= 0.85) ||
+    (CHECK_READS.has(first) && g.leftTop >= CHECK_ARM) ||
     tall >= 1.2 * reach(first) ||
     sinks
   );
 }
+
+/**
+ * A menu's check mark read as a letter (`V Favorites`): UIMenu and pull-down buttons set a ✓ (SF Symbol
+ * `checkmark`, regular weight) before the chosen item's title. A check mark's short left arm starts
+ * about halfway down its box (~0.45 of its height); a `V`'s two arms both start at the top (≤ 0.1,
+ * anti-aliasing and serif-less SF Pro). So a `V`/`v` whose leftmost fifth has no ink in the top
+ * `CHECK_ARM` of its height is the symbol.
+ */
+const CHECK_READS = new Set(["V", "v", "√", "✓", "✔"]);
+const CHECK_ARM = 0.3;
 
 /**
  * How far below the text's baseline, in ems, a leading glyph's ink must reach to be an image. A 20 pt
@@ -137,6 +148,8 @@ interface GlyphShape {
   height: number;
   /** Its ink's lowest row, image pixels. */
   bottom: number;
+  /** The highest ink in its leftmost fifth of columns, as a share of its height down from its top. */
+  leftTop: number;
 }
 
 /**
@@ -213,12 +226,16 @@ function glyphShape(image: RgbImage, box: PixelBox, lineInkHeight: number): Glyp
       const size = flood();
       if (size >= minHole) holes++;
     }
+  let leftTop = y1;
+  for (let x = x0; x <= x0 + Math.floor((bw - 1) / 5); x++)
+    for (let y = y0; y < leftTop; y++) if (ink[y * w + x]) leftTop = y;
   return {
     fill: count / (bw * bh),
     aspect: bw / bh,
     holes,
     height: bh / Math.max(1, lineInkHeight),
     bottom: crop.y0 + y1,
+    leftTop: (leftTop - y0) / bh,
   };
 }
 

@@ -80,3 +80,42 @@ describe("iconReadAsOpener", () => {
     expect(iconReadAsOpener(drawn([...note, ...han]), line, "『A")).toBeUndefined();
   });
 });
+
+/** A 3 px/pt line at 17 pt (cap height 36 px from y 20 to 56), white, with strokes drawn in black. */
+function line17(strokes: [number, number, number, number][]): RgbImage {
+  const width = 600;
+  const height = 80;
+  const data = Buffer.alloc(width * height * 3, 255);
+  const ink = (x: number, y: number) => {
+    for (let dy = -2; dy <= 2; dy++)
+      for (let dx = -2; dx <= 2; dx++)
+        data.fill(0, ((y + dy) * width + x + dx) * 3, ((y + dy) * width + x + dx) * 3 + 3);
+  };
+  for (const [ax, ay, bx, by] of strokes) {
+    const n = Math.max(Math.abs(bx - ax), Math.abs(by - ay));
+    for (let k = 0; k <= n; k++)
+      ink(Math.round(ax + ((bx - ax) * k) / n), Math.round(ay + ((by - ay) * k) / n));
+  }
+  // "Name": four cap-height letters as stems and bars after the space (x 80–220).
+  for (const x of [80, 110, 120, 150, 160, 190, 200, 220]) for (let y = 20; y <= 56; y++) ink(x, y);
+  return { width, height, channels: 3, data };
+}
+
+describe("a menu's check mark read as V", () => {
+  it("is an icon when its left arm starts halfway down (SF Symbols' checkmark)", () => {
+    // ✓: short arm from (14, 38) down to the vertex (26, 56), long arm up to (52, 18).
+    const img = line17([
+      [14, 38, 26, 56],
+      [26, 56, 52, 18],
+    ]);
+    expect(leadingIcon(img, box(10, 16, 224, 60), "V Name", 66)).toBe(true);
+  });
+
+  it("keeps a V whose two arms both start at the cap line", () => {
+    const img = line17([
+      [12, 20, 32, 56],
+      [32, 56, 52, 20],
+    ]);
+    expect(leadingIcon(img, box(10, 16, 224, 60), "V Name", 66)).toBe(false);
+  });
+});
