@@ -47,8 +47,12 @@ export interface FoundSwitch {
   disabled?: boolean;
 }
 
-/** Track height in grid cells (≈ points): 31 pt, from a shrunk 18 pt control to Display Zoom's 38. */
-const TRACK_HEIGHT = { min: 17, max: 42 };
+/**
+ * Track height in grid cells (≈ points): 31 pt, from a shrunk 18 pt control to Display Zoom's 38. The
+ * height is read as the run of the track's colour, and through a camera the blur eats about a cell of a
+ * light track's colour at each edge on a dark cell: a 20 pt control (a scaled-down `UISwitch`) reads 16.
+ */
+const TRACK_HEIGHT = { min: 15, max: 42 };
 /**
  * Knob height / track height: 27/31 (iOS 7–18), 24/28 (iOS 26); down to 2/3 for cross-platform
  * toolkits' iOS-style switches (a Flutter/Compose knob inset 5 pt); up to 1 when the track's rim is
