@@ -53,6 +53,10 @@ export interface FoundSwitch {
  * light track's colour at each edge on a dark cell: a 20 pt control (a scaled-down `UISwitch`) reads 16.
  */
 const TRACK_HEIGHT = { min: 15, max: 42 };
+/** The smallest track height read on any cell (a shrunk 18 pt control); below it only on a dark cell. */
+const SHRUNK_MIN = 17;
+/** A dark cell (dark mode's #1C1C1E / black, filmed): brightness at most this. */
+const DARK_CELL = 100;
 /**
  * Knob height / track height: 27/31 (iOS 7–18), 24/28 (iOS 26); down to 2/3 for cross-platform
  * toolkits' iOS-style switches (a Flutter/Compose knob inset 5 pt); up to 1 when the track's rim is
@@ -203,6 +207,13 @@ function candidateAt(g: Grid, y: number, rs: readonly MarkedRun[], k: number): C
     const [t0, t1] = trackExtent(g, y, track, TRACK_HEIGHT.max + 1);
     const h = t1 - t0;
     if (h < TRACK_HEIGHT.min || h > TRACK_HEIGHT.max) continue;
+    // Under the shrunk control's floor only on a dark cell, where the blur is what cut the height.
+    if (
+      h < SHRUNK_MIN &&
+      brightness(cell(g, side === 1 ? Math.min(g.w - 1, track.x1 + 3) : Math.max(0, track.x0 - 4), y)) >
+        DARK_CELL
+    )
+      continue;
     if (Math.abs((t0 + t1) / 2 - y) > 0.12 * h + 1) continue;
     const tw = track.x1 - track.x0;
     if (tw < 0.35 * h || tw > 1.25 * h) continue;
