@@ -336,6 +336,25 @@ function scanRows(g: Grid): Candidate[] {
   return found;
 }
 
+/**
+ * Mean absolute difference between the grid and its 3×3 mean inside a box (2 cells in), per channel,
+ * above which the box is texture (a photo's surf foam), not a flat control under a camera's sensor
+ * noise: filmed switches read ~4 (noise plus their own edges), a wallpaper's foam ~8.
+ */
+const TEXTURE_MAX = 6;
+
+function textured(g: Grid, smooth: Grid, box: readonly [number, number, number, number]): boolean {
+  const [x0, y0, x1, y1] = box;
+  let sum = 0;
+  let n = 0;
+  for (let y = y0 + 2; y < y1 - 2; y++)
+    for (let i = (y * g.w + x0 + 2) * 3, end = (y * g.w + x1 - 2) * 3; i < end; i++) {
+      sum += Math.abs((g.rgb[i] ?? 0) - (smooth.rgb[i] ?? 0));
+      n++;
+    }
+  return n > 0 && sum / n > TEXTURE_MAX;
+}
+
 /** Every switch on the screen, top to bottom. */
 export function findSwitches(image: RgbImage): FoundSwitch[] {
   if (image.width < 100 || image.height < 100) return [];
@@ -346,7 +365,8 @@ export function findSwitches(image: RgbImage): FoundSwitch[] {
   // Through a camera, sensor noise cuts a white knob's run into pieces and the blur's spread of the
   // knob's shadow over a pale track grades it past `SAME`: the same scan on the 3×3 mean grid.
   const smooth = meanGrid(g);
-  for (const c of scanRows(smooth)) if (!found.some((f) => overlaps(f, c))) found.push(c);
+  for (const c of scanRows(smooth))
+    if (!found.some((f) => overlaps(f, c)) && !textured(g, smooth, c.box)) found.push(c);
   // Disabled switches (`isEnabled = false`), drawn dimmed over their cell: the same scan on the grid
   // with that dimming undone (`switches-disabled.ts`).
   for (const u of undimmedGrids(g, smooth))

@@ -1,8 +1,11 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { decodeRgb } from "../../src/vision/rectify.js";
 import { type FoundSwitch, findSwitches } from "../../src/vision/switches.js";
 import { filmedRealScreen, filmScreenshot } from "./ocr/filmed-real.js";
+import { REAL_SET_DIR } from "./real-set.js";
 
 type Box = [number, number, number, number];
 
@@ -86,4 +89,9 @@ describe("findSwitches through the camera, on several seeds", () => {
     for (const seed of [1, 2, 3])
       expect(findSwitches(await filmScreenshot(png, seed)), `seed ${seed}`).toEqual([]);
   }, 300_000);
+
+  it("takes no patch of a lock screen's surf-foam wallpaper for a switch (the mean-grid scan)", async () => {
+    const bytes = readFileSync(join(REAL_SET_DIR, "images", "rd-customwidgets-lock.png"));
+    expect(findSwitches(await decodeRgb(bytes))).toEqual([]);
+  });
 });
