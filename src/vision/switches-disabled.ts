@@ -1,4 +1,4 @@
-import { cell, diff, GRID_WIDTH, type Grid } from "./switches-grid.js";
+import { cell, diff, GRID_WIDTH, type Grid, meanGrid } from "./switches-grid.js";
 
 /**
  * Disabled switches. A `UISwitch` with `isEnabled = false` "draws itself with a dimmed appearance"
@@ -68,30 +68,6 @@ function backgrounds(g: Grid): [number, number, number][] {
   return out;
 }
 
-/** Each cell's mean over its 3×3 neighbourhood (edge cells repeated), as two 1-D passes. */
-function boxMean3(g: Grid): Uint8Array {
-  const { w, h, rgb } = g;
-  const stride = w * 3;
-  const row = new Uint16Array(rgb.length);
-  for (let y = 0; y < h; y++) {
-    const o = y * stride;
-    for (let i = 0; i < stride; i++) {
-      const l = i >= 3 ? i - 3 : i;
-      const r = i + 3 < stride ? i + 3 : i;
-      row[o + i] = (rgb[o + l] ?? 0) + (rgb[o + i] ?? 0) + (rgb[o + r] ?? 0);
-    }
-  }
-  const out = new Uint8Array(rgb.length);
-  for (let y = 0; y < h; y++) {
-    const o = y * stride;
-    const up = y > 0 ? o - stride : o;
-    const down = y < h - 1 ? o + stride : o;
-    for (let i = 0; i < stride; i++)
-      out[o + i] = ((row[up + i] ?? 0) + (row[o + i] ?? 0) + (row[down + i] ?? 0) + 4) / 9;
-  }
-  return out;
-}
-
 /**
  * Grid `g` with a half-opacity blend over each background undone: s = (c − (1 − α)·B) / α, read from the
  * mean of each cell's 3×3 neighbourhood. Undoing the blend doubles every difference, the camera's noise
@@ -99,10 +75,13 @@ function boxMean3(g: Grid): Uint8Array {
  * mean divides that by three, and blurs a switch's edges by one cell (a point), well inside its shape
  * checks' tolerances.
  */
-export function undimmedGrids(g: Grid): { grid: Grid; bg: [number, number, number] }[] {
+export function undimmedGrids(
+  g: Grid,
+  smooth: Grid = meanGrid(g),
+): { grid: Grid; bg: [number, number, number] }[] {
   if (g.w !== GRID_WIDTH) return [];
   const { w, h } = g;
-  const mean = boxMean3(g);
+  const mean = smooth.rgb;
   return backgrounds(g).map((bg) => {
     const rgb = new Uint8Array(g.rgb.length);
     for (let i = 0; i < rgb.length; i++) {

@@ -113,6 +113,35 @@ export function runs(g: Grid, y: number): Run[] {
   return out;
 }
 
+/**
+ * Grid `g` with each cell replaced by the mean of its 3×3 neighbourhood (edge cells repeated), as two
+ * 1-D passes. A camera's sensor noise (±5–8 levels a cell after `stretchContrast`) cuts a flat white
+ * knob's run into pieces at `SAME`; the mean divides it by three and blurs edges by one cell (a point),
+ * well inside the shape checks' tolerances.
+ */
+export function meanGrid(g: Grid): Grid {
+  const { w, h, rgb } = g;
+  const stride = w * 3;
+  const row = new Uint16Array(rgb.length);
+  for (let y = 0; y < h; y++) {
+    const o = y * stride;
+    for (let i = 0; i < stride; i++) {
+      const l = i >= 3 ? i - 3 : i;
+      const r = i + 3 < stride ? i + 3 : i;
+      row[o + i] = (rgb[o + l] ?? 0) + (rgb[o + i] ?? 0) + (rgb[o + r] ?? 0);
+    }
+  }
+  const out = new Uint8Array(rgb.length);
+  for (let y = 0; y < h; y++) {
+    const o = y * stride;
+    const up = y > 0 ? o - stride : o;
+    const down = y < h - 1 ? o + stride : o;
+    for (let i = 0; i < stride; i++)
+      out[o + i] = ((row[up + i] ?? 0) + (row[o + i] ?? 0) + (row[down + i] ?? 0) + 4) / 9;
+  }
+  return { w, h, rgb: out };
+}
+
 /** How many cells up and down from (x, y) keep `colour`; returns [top, bottom) rows. */
 export function verticalExtent(
   g: Grid,
@@ -135,8 +164,14 @@ const FLAT_AROUND = 24;
  * Whether the cells just outside the box [x0, y0, x1, y1) — beyond both ends at its middle row, above
  * and below at a quarter, half and three quarters of its width — are one background colour. A switch
  * sits on a flat table cell or sheet; a look-alike on a map or a photo has streets and texture there.
+ * `belowExtra` cells more are skipped under the box (a knob's shadow, offset down).
  */
-export function flatAround(g: Grid, box: readonly [number, number, number, number], out = 0.12): boolean {
+export function flatAround(
+  g: Grid,
+  box: readonly [number, number, number, number],
+  out = 0.12,
+  belowExtra = 0,
+): boolean {
   const [x0, y0, x1, y1] = box;
   const cy = Math.floor((y0 + y1) / 2);
   // `out` track heights out: past the knob's shadow and anti-aliased edges, which hug the capsule, but
@@ -149,7 +184,7 @@ export function flatAround(g: Grid, box: readonly [number, number, number, numbe
   ];
   for (const f of [0.25, 0.5, 0.75]) {
     const x = Math.floor(x0 + f * (x1 - x0));
-    pts.push([x, y0 - o], [x, y1 - 1 + o]);
+    pts.push([x, y0 - o], [x, y1 - 1 + o + belowExtra]);
   }
   const cs = pts.filter(([x, y]) => x >= 0 && y >= 0 && x < g.w && y < g.h).map(([x, y]) => cell(g, x, y));
   if (cs.length < 6) return false;

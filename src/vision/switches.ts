@@ -9,6 +9,7 @@ import {
   flatAround,
   type Grid,
   isKnob,
+  meanGrid,
   type Run,
   runs,
   SAME,
@@ -46,8 +47,16 @@ export interface FoundSwitch {
   disabled?: boolean;
 }
 
-/** Track height in grid cells (≈ points): 31 pt, from a shrunk 18 pt control to Display Zoom's 38. */
-const TRACK_HEIGHT = { min: 17, max: 42 };
+/**
+ * Track height in grid cells (≈ points): 31 pt, from a shrunk 18 pt control to Display Zoom's 38. The
+ * height is read as the run of the track's colour, and through a camera the blur eats about a cell of a
+ * light track's colour at each edge on a dark cell: a 20 pt control (a scaled-down `UISwitch`) reads 16.
+ */
+const TRACK_HEIGHT = { min: 15, max: 42 };
+/** The smallest track height read on any cell (a shrunk 18 pt control); below it only on a dark cell. */
+const SHRUNK_MIN = 17;
+/** A dark cell (dark mode's #1C1C1E / black, filmed): brightness at most this. */
+const DARK_CELL = 100;
 /**
  * Knob height / track height: 27/31 (iOS 7–18), 24/28 (iOS 26); down to 2/3 for cross-platform
  * toolkits' iOS-style switches (a Flutter/Compose knob inset 5 pt); up to 1 when the track's rim is
@@ -71,6 +80,14 @@ const LABEL_GAP = 3;
  * more would bridge the 4 pt between switches stacked in rows as short as 35 pt.
  */
 const LABEL_GAP_Y = 3;
+
+/**
+ * How much further (in track heights) the flat surroundings may be read below the switch than above:
+ * 2 of the 3 pt the knob's shadow is offset down. Not more: a 44 pt row's separator is 6.5 pt below.
+ */
+const SHADOW_BELOW = 0.07;
+/** `flatAround`'s default distance out, in track heights. */
+const FLAT_OUT = 0.12;
 
 interface Candidate {
   box: [number, number, number, number];
@@ -190,6 +207,13 @@ function candidateAt(g: Grid, y: number, rs: readonly MarkedRun[], k: number): C
     const [t0, t1] = trackExtent(g, y, track, TRACK_HEIGHT.max + 1);
     const h = t1 - t0;
     if (h < TRACK_HEIGHT.min || h > TRACK_HEIGHT.max) continue;
+    // Under the shrunk control's floor only on a dark cell, where the blur is what cut the height.
+    if (
+      h < SHRUNK_MIN &&
+      brightness(cell(g, side === 1 ? Math.min(g.w - 1, track.x1 + 3) : Math.max(0, track.x0 - 4), y)) >
+        DARK_CELL
+    )
+      continue;
     if (Math.abs((t0 + t1) / 2 - y) > 0.12 * h + 1) continue;
     const tw = track.x1 - track.x0;
     if (tw < 0.35 * h || tw > 1.25 * h) continue;
@@ -242,10 +266,48 @@ function candidateAt(g: Grid, y: number, rs: readonly MarkedRun[], k: number): C
     const xe = side === 1 ? knob.x1 - 1 - inset : knob.x0 + inset;
     const [r0, r1] = verticalExtent(g, xe, y, knob.colour, TRACK_HEIGHT.max + 2);
     if (r1 - r0 > 0.88 * kh) continue;
-    if (!flatAround(g, [x0, t0, x1, t1])) continue;
+    // Below a switch the knob's drop shadow (UISwitch: offset 3 pt down, a few points' blur) and, through
+    // a camera, the blurred edge of a dark tinted track run a little further than above: the cells below
+    // may be read `SHADOW_BELOW` of h further out.
+    if (!flatAround(g, [x0, t0, x1, t1]) && !shadowedBelow(g, [x0, t0, x1, t1], track.colour)) continue;
     return { box: [x0, t0, x1, t1], on: side === -1, merged, colour: track.colour };
   }
   return null;
+}
+
+/** A shadow only darkens: each channel at most this much over the cell further down (noise). */
+const SHADOW_NOISE = 6;
+/**
+ * …and only under a track much darker than its cell (a tint or a dark-mode track on a light sheet):
+ * only so strong an edge, blurred, still shows `FLAT_OUT` of h below it.
+ */
+const SHADOW_EDGE = 60;
+
+/**
+ * Whether the box's surroundings are flat once the cells just below it are read `SHADOW_BELOW` of h
+ * further down, and the cells skipped there are a shadow or a blurred dark edge: no channel lighter
+ * than the cell further down, under a track much darker than that cell.
+ */
+function shadowedBelow(
+  g: Grid,
+  box: readonly [number, number, number, number],
+  track: readonly number[],
+): boolean {
+  const [x0, y0, x1, y1] = box;
+  const h = y1 - y0;
+  const below = Math.max(1, Math.round(SHADOW_BELOW * h));
+  if (!flatAround(g, box, FLAT_OUT, below)) return false;
+  const o = Math.max(3, Math.round(FLAT_OUT * h));
+  for (const f of [0.25, 0.5, 0.75]) {
+    const x = Math.floor(x0 + f * (x1 - x0));
+    const yFar = y1 - 1 + o + below;
+    if (yFar >= g.h) return false;
+    const near = cell(g, x, y1 - 1 + o);
+    const far = cell(g, x, yFar);
+    if (near.some((v, c) => v > (far[c] ?? 0) + SHADOW_NOISE)) return false;
+    if (brightness(track) > brightness(far) - SHADOW_EDGE) return false;
+  }
+  return true;
 }
 
 const overlaps = (a: Candidate, b: Candidate): boolean =>
@@ -274,6 +336,25 @@ function scanRows(g: Grid): Candidate[] {
   return found;
 }
 
+/**
+ * Mean absolute difference between the grid and its 3×3 mean inside a box (2 cells in), per channel,
+ * above which the box is texture (a photo's surf foam), not a flat control under a camera's sensor
+ * noise: filmed switches read ~4 (noise plus their own edges), a wallpaper's foam ~8.
+ */
+const TEXTURE_MAX = 6;
+
+function textured(g: Grid, smooth: Grid, box: readonly [number, number, number, number]): boolean {
+  const [x0, y0, x1, y1] = box;
+  let sum = 0;
+  let n = 0;
+  for (let y = y0 + 2; y < y1 - 2; y++)
+    for (let i = (y * g.w + x0 + 2) * 3, end = (y * g.w + x1 - 2) * 3; i < end; i++) {
+      sum += Math.abs((g.rgb[i] ?? 0) - (smooth.rgb[i] ?? 0));
+      n++;
+    }
+  return n > 0 && sum / n > TEXTURE_MAX;
+}
+
 /** Every switch on the screen, top to bottom. */
 export function findSwitches(image: RgbImage): FoundSwitch[] {
   if (image.width < 100 || image.height < 100) return [];
@@ -281,9 +362,14 @@ export function findSwitches(image: RgbImage): FoundSwitch[] {
   const found = scanRows(g).map((c) =>
     c.on && c.colour && pastelOnTrack(g, c.box, c.colour) ? { ...c, disabled: true } : c,
   );
+  // Through a camera, sensor noise cuts a white knob's run into pieces and the blur's spread of the
+  // knob's shadow over a pale track grades it past `SAME`: the same scan on the 3×3 mean grid.
+  const smooth = meanGrid(g);
+  for (const c of scanRows(smooth))
+    if (!found.some((f) => overlaps(f, c)) && !textured(g, smooth, c.box)) found.push(c);
   // Disabled switches (`isEnabled = false`), drawn dimmed over their cell: the same scan on the grid
   // with that dimming undone (`switches-disabled.ts`).
-  for (const u of undimmedGrids(g))
+  for (const u of undimmedGrids(g, smooth))
     for (const c of scanRows(u.grid))
       if (!found.some((f) => overlaps(f, c)) && dimmedKnob(g, c.box, c.on, u.bg, c.colour))
         found.push({ ...c, disabled: true });
