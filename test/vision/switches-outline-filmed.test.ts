@@ -44,5 +44,6 @@ describe("findSwitches: faint outline off switches through the camera", () => {
     }
     // 60 readings: 57 now, 49 when the border was read on one cell (its noise hid the line).
     expect(read).toBeGreaterThanOrEqual(54);
-  });
+    // Six filmed frames and two switch scans each: ~10 s idle, over 30 s on a loaded 2-core host.
+  }, 180_000);
 });
