@@ -267,16 +267,15 @@ function proposeInkGlyphs(screen: RgbImage, rows: readonly Candidate[], options:
     const gcy = (g.y0 + g.y1) / 2;
     if (claiming.some((r) => gcx >= r[0] && gcx <= r[2] && gcy >= r[1] && gcy <= r[3])) continue;
     // A leading icon: text starts just right of it on the same line (`⚙ General`); the text's row is
-    // the target. Not the ≡ menu glyph (`menu-bars.ts`): a control of its own.
-    const menu = isMenuBars(img.px, w, h, g);
+    // the target. Not the ≡ menu glyph (`menu-bars.ts`): a control of its own (read only for a glyph
+    // with text beside it).
     const leading =
-      !menu &&
       rows.some((r, k) => {
         const b = boxes[k];
         if (r.kind !== "text" || !b) return false;
         const dx = b[0] - g.x1;
         return dx >= -pt && dx < 16 * pt && Math.abs((b[1] + b[3]) / 2 - gcy) < Math.max(b[3] - b[1], gh) / 2;
-      });
+      }) && !isMenuBars(img.px, w, h, g);
     if (leading) continue;
     const m = marginStats(img, labels, g, ids, Math.round(options.marginPt * pt), halo);
     if (m.ink > options.maxMarginInk || m.std > options.maxMarginStd || m.contrast < options.minContrast)

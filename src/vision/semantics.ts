@@ -28,6 +28,7 @@ import { applyQuickType } from "./quicktype.js";
 import type { Candidate } from "./row.js";
 import { centreX, centreY, contains } from "./row.js";
 import { applySliders } from "./sliders.js";
+import { smoothGrid } from "./smooth-grid.js";
 import { dropSpuriousRows } from "./spurious.js";
 import { mergeStatusBar } from "./status-bar.js";
 import { applySteppers } from "./steppers.js";
@@ -64,7 +65,8 @@ export function applyScreenSemantics(
   const glyphs = proposeGlyphs(screen, out);
   const reads = discSymbolReads(glyphs, out); // `x` read off a ⊗: the disc's row replaces it
   out = [...out.filter((r) => !reads.has(r)), ...glyphs];
-  out = applySliders(screen, out); // a thin track with a knob: one row with the knob's position
+  const smooth = smoothGrid(screen); // one denoised cell grid for the slider and stepper finders
+  out = applySliders(screen, out, smooth); // a thin track with a knob: one row with the knob's position
   out = nameStripKey(screen, out); // the keyboard-switch key under the keys, when only a glyph found it
   out = [...out, ...findCcPageTabs(screen, out)]; // Control Center's dim page tabs, by the bright one
   out = snapAppTiles(screen, out, aspect); // icon boxes hugging a tile's artwork grow to the tile
@@ -73,7 +75,7 @@ export function applyScreenSemantics(
   out = nameStockApps(screen, out); // the dock: no names printed, stock designs named by look
   out = applyHomeGrid(screen, out, aspect); // a home screen: tiles, widgets, dock slots from the grid
   out = nameIconButtons(screen, splitOutlinedButtons(screen, out, aspect)); // one wide box: equal bordered buttons
-  out = applySteppers(screen, out); // a stepper's two halves: `[button] "minus"` / `"plus"`
+  out = applySteppers(screen, out, smooth); // a stepper's two halves: `[button] "minus"` / `"plus"`
   out = dropSpuriousRows(out, aspect, screen);
   const cut = textCutByOverlay(screen, out); // a line half hidden by a sheet's edge: a fragment
   const chat = chatDecorations(screen, out); // a conversation's emoji and avatars

@@ -346,8 +346,12 @@ export function findSliders(image: RgbImage, grid: Grid = smoothGrid(image)): Fo
  * (the knob boxed by the detector or the glyph proposer) are the slider and are dropped; the min/max
  * symbols beside a track stay (they are drawn outside its box).
  */
-export function applySliders(screen: RgbImage, rows: readonly Candidate[]): Candidate[] {
-  const found = findSliders(screen);
+export function applySliders(
+  screen: RgbImage,
+  rows: readonly Candidate[],
+  grid: Grid = smoothGrid(screen),
+): Candidate[] {
+  const found = findSliders(screen, grid);
   if (found.length === 0) return [...rows];
   const kept = rows.filter(
     (r) => !(r.kind === "icon" && found.some((s) => contains(s.box, centreX(r.box), centreY(r.box)))),

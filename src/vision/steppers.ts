@@ -242,10 +242,11 @@ function stepperOf(g: Grid, a: Bar, b: Bar): FoundStepper | undefined {
   };
 }
 
-/** Every stepper on the screen (see the module comment). */
-export function findSteppers(screen: RgbImage): FoundStepper[] {
-  // The 3 × 3-pixel mean per cell: a camera's sensor noise alone moves one pixel by about `SAME`.
-  const g = smoothGrid(screen);
+/**
+ * Every stepper on the screen (see the module comment), read on `g`: the 3 × 3-pixel mean per cell (a
+ * camera's sensor noise alone moves one pixel by about `SAME`), which the slider finder reads too.
+ */
+export function findSteppers(screen: RgbImage, g: Grid = smoothGrid(screen)): FoundStepper[] {
   const found: FoundStepper[] = [];
   for (let y = PROBE; y < g.h - PROBE; y++) {
     const bars = barsOnRow(g, y);
@@ -270,8 +271,12 @@ const GLYPH_READ = /^[-−–—+＋十一]$/;
  * The rows with each stepper's two halves as `[button] "minus"` and `[button] "plus"`; the icon and
  * button rows centred on a stepper and the one-character reads of its glyphs are dropped.
  */
-export function applySteppers(screen: RgbImage, rows: readonly Candidate[]): Candidate[] {
-  const steppers = findSteppers(screen);
+export function applySteppers(
+  screen: RgbImage,
+  rows: readonly Candidate[],
+  grid: Grid = smoothGrid(screen),
+): Candidate[] {
+  const steppers = findSteppers(screen, grid);
   if (steppers.length === 0) return [...rows];
   const on = (r: Candidate): boolean =>
     steppers.some((s) => contains(s.box, centreX(r.box), centreY(r.box))) &&
