@@ -48,7 +48,8 @@ import { DEFAULT_VISION_OPTIONS, VisionPipeline } from "../src/vision/pipeline.j
  *
  * `--frames N` (camera modes; default 1): the still screen is filmed N times by one simulated camera
  * (successive frames, independent sensor noise) and the pipeline averages them (`fromCamera` given N
- * frames, `vision/frame-stack.ts`), as the product does when the screen is still. `--noise S` scales
+ * frames, `vision/frame-stack.ts`) — a measuring tool: the product reads one frame, since averaging
+ * gained nothing on the simulated camera (bench/README.md, session 13, h-stack). `--noise S` scales
  * the simulated sensor noise (0: none; the limit of averaging many frames).
  */
 const { values, positionals } = parseArgs({

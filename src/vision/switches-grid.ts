@@ -161,6 +161,18 @@ export function verticalExtent(
 const FLAT_AROUND = 24;
 
 /**
+ * How far out of a box `flatAround` reads its surroundings by default, in track heights: past the knob's
+ * shadow and anti-aliased edges, which hug the capsule, but inside the gap to a row's separator (6.5 pt
+ * away in a 44 pt row) or to the next switch in a list of 35 pt rows (4 pt).
+ */
+export const FLAT_OUT = 0.12;
+
+/** Cells out of a box `height` cells tall that `flatAround` reads at `out` track heights (at least 3). */
+export function flatOffset(height: number, out = FLAT_OUT): number {
+  return Math.max(3, Math.round(out * height));
+}
+
+/**
  * Whether the cells just outside the box [x0, y0, x1, y1) — beyond both ends at its middle row, above
  * and below at a quarter, half and three quarters of its width — are one background colour. A switch
  * sits on a flat table cell or sheet; a look-alike on a map or a photo has streets and texture there.
@@ -169,15 +181,14 @@ const FLAT_AROUND = 24;
 export function flatAround(
   g: Grid,
   box: readonly [number, number, number, number],
-  out = 0.12,
+  out = FLAT_OUT,
   belowExtra = 0,
 ): boolean {
   const [x0, y0, x1, y1] = box;
   const cy = Math.floor((y0 + y1) / 2);
-  // `out` track heights out: past the knob's shadow and anti-aliased edges, which hug the capsule, but
-  // inside the gap to a row's separator (6.5 pt away in a 44 pt row) or to the next switch in a list of
-  // 35 pt rows (4 pt). An outline switch's box runs to its border lines' inner edge: a little further.
-  const o = Math.max(3, Math.round(out * (y1 - y0)));
+  // `out` track heights out (`FLAT_OUT`); an outline switch's box runs to its border lines' inner edge,
+  // so its caller reads a little further.
+  const o = flatOffset(y1 - y0, out);
   const pts: [number, number][] = [
     [x0 - o, cy],
     [x1 - 1 + o, cy],

@@ -6,7 +6,9 @@ import {
   brightness,
   cell,
   diff,
+  FLAT_OUT,
   flatAround,
+  flatOffset,
   type Grid,
   isKnob,
   meanGrid,
@@ -86,8 +88,6 @@ const LABEL_GAP_Y = 3;
  * 2 of the 3 pt the knob's shadow is offset down. Not more: a 44 pt row's separator is 6.5 pt below.
  */
 const SHADOW_BELOW = 0.07;
-/** `flatAround`'s default distance out, in track heights. */
-const FLAT_OUT = 0.12;
 
 interface Candidate {
   box: [number, number, number, number];
@@ -297,7 +297,7 @@ function shadowedBelow(
   const h = y1 - y0;
   const below = Math.max(1, Math.round(SHADOW_BELOW * h));
   if (!flatAround(g, box, FLAT_OUT, below)) return false;
-  const o = Math.max(3, Math.round(FLAT_OUT * h));
+  const o = flatOffset(h);
   for (const f of [0.25, 0.5, 0.75]) {
     const x = Math.floor(x0 + f * (x1 - x0));
     const yFar = y1 - 1 + o + below;

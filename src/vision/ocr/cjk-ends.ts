@@ -1,4 +1,5 @@
-import { type CtcResult, hanPitch } from "./cjk.js";
+import { hanPitch } from "./cjk.js";
+import type { CtcResult } from "./ctc.js";
 import type { PixelBox } from "./detect.js";
 
 /**

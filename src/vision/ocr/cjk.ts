@@ -1,3 +1,4 @@
+import type { CtcResult } from "./ctc.js";
 import { HANS_TO_HANT, HANT_TO_HANS } from "./hanzi-variants.js";
 
 /**
@@ -14,22 +15,6 @@ import { HANS_TO_HANT, HANT_TO_HANS } from "./hanzi-variants.js";
  *   are in (`unifyHanScript`), and a Han glyph the decode skipped is put back from the runner-up class
  *   (`recoverSkippedHan`).
  */
-
-/**
- * A greedy CTC decode as `ctc.ts` produces it (its `CtcResult`, restated here so the two modules do
- * not import each other): characters, their scores, the time step each was emitted at, the sequence
- * length, and the space class's score before each.
- */
-export interface CtcResult {
-  chars: string[];
-  scores: number[];
-  steps: number[];
-  length: number;
-  spaceBefore: number[];
-  /** The runner-up character per character and its score (`ctc.ts`); dropped where Han is inserted. */
-  alts?: string[];
-  altScores?: number[];
-}
 
 const HAN = /\p{Script=Han}/u;
 /** Japanese kana: kanji lines are Japanese, whose shinjitai forms are neither script's. */

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
   asciiLetters,
-  type CtcResult,
   hanScriptCounts,
   iconBeforeHan,
   recoverSkippedHan,
@@ -10,6 +9,7 @@ import {
   unifyHanScript,
   variantPartners,
 } from "../../../src/vision/ocr/cjk.js";
+import type { CtcResult } from "../../../src/vision/ocr/ctc.js";
 import { finishText } from "../../../src/vision/ocr/recognize.js";
 import { decoded } from "./ctc-frames.js";
 

@@ -1,4 +1,4 @@
-import type { CtcResult } from "../../../src/vision/ocr/cjk.js";
+import type { CtcResult } from "../../../src/vision/ocr/ctc.js";
 
 /**
  * The greedy decode of synthetic frames for the CJK tests: each frame is a character (read at 0.9) or
