@@ -115,9 +115,12 @@ export class WaveRunner {
   /** Stop transmitting now (within one step period); returns the motor positions reached. */
   stop(): MotorSteps | null {
     if (!this.move || this.stoppedAt) return null;
+    // Dated before the call: the DMA engine halts as it begins, and anything that delays the call's return
+    // (a GC pause, a preemption — 175–200 ms seen at load 25) must not count as steps sent.
+    const at = this.clock.now();
     this.pigpio.waveTxStop();
     // From the clock: the transmitter is idle now, but the waves it was cut off in did not go out whole.
-    const here = this.elapsedPosition();
+    const here = this.elapsedPosition(at);
     this.stoppedAt = here;
     this.wake?.();
     return here;
@@ -154,8 +157,7 @@ export class WaveRunner {
   }
 
   /** Motor positions estimated from the clock: the steps of the in-flight waves that are due by now. */
-  private elapsedPosition(): MotorSteps {
-    const now = this.clock.now();
+  private elapsedPosition(now = this.clock.now()): MotorSteps {
     let current: InFlight | undefined;
     for (const f of this.inFlight) if (f.startMs <= now) current = f;
     const base = current ?? this.inFlight[0];
@@ -186,10 +188,13 @@ export class WaveRunner {
       this.pending = [];
       return;
     }
-    const now = this.clock.now();
     const prev = this.inFlight.at(-1);
     const busy = this.inFlight.length > 0 && !!this.pigpio.waveTxBusy();
     this.pigpio.waveTxSend(id, mode);
+    // Dated after the call: a wave that starts a chain starts as gpioWaveTxSend returns. Read before it, a
+    // pause in between (a GC or a preemption: 15–17 ms seen at load 12–16) dated the start early, and every
+    // position estimate of the move ran ahead of the carriage by that much.
+    const now = this.clock.now();
     this.sentWaves++;
     const startMs = prev && busy ? Math.max(now, prev.startMs + prev.chunk.durationUs / 1000) : now;
     this.inFlight.push({ ...next, id, startMs });

@@ -194,11 +194,11 @@ export class SimGantry {
   }
 
   /**
-   * Stop motion now where the carriage is, leaving the solenoid as it is (a feed hold decelerates by
-   * queuing its own stopping segment after this). Returns the position.
+   * Stop motion where the carriage is at `now` (default: the clock's now; the pigpio fake passes the time
+   * its stop call began), leaving the solenoid as it is (a feed hold decelerates by queuing its own
+   * stopping segment after this). Returns the position.
    */
-  cut(): BedPoint {
-    const now = this.now();
+  cut(now = this.now()): BedPoint {
     this.flush(now);
     const here = this.positionAt(now);
     this.segments = [];

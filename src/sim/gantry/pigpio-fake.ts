@@ -245,15 +245,18 @@ export function createPigpioFake(options: PigpioFakeOptions): PigpioFake {
   }
 
   function stopTx(): void {
-    settle();
+    // Dated on entry: gpioWaveTxStop halts the DMA engine at once. Replaying the sent waves onto the gantry
+    // (settle) can cost this fake tens of ms on a loaded machine, a GC pause more — time the real call
+    // does not take, so the stop must not move with it.
     const now = clock.now();
+    settle();
     const running = live(now);
     if (running.length === 0) return;
     for (const e of running) e.record.stoppedAtMs = now;
     tx = [];
     offset = null;
     // pigpio's waveTxStop leaves PWM alone, so the solenoid stays as it is.
-    gantry.cut();
+    gantry.cut(now);
     // The drivers received only the steps sent before the stop.
     motors = kin.toSteps(gantry.positionAt(now));
   }
@@ -281,8 +284,9 @@ export function createPigpioFake(options: PigpioFakeOptions): PigpioFake {
       if (!pulses) throw new Error(`pigpio: PI_BAD_WAVE_ID ${id}`);
       if (mode !== ONE_SHOT && mode !== ONE_SHOT_SYNC)
         throw new Error(`pigpio fake: wave mode ${mode} not simulated`);
-      const now = clock.now();
+      // ONE_SHOT stops the wave on air first; the new one starts after that, as the call returns.
       if (mode === ONE_SHOT) stopTx();
+      const now = clock.now();
       const pending = live(now);
       const last = pending.at(-1);
       // Behind a transmitting wave the start is exact in µs; the clock only places a wave that starts now.

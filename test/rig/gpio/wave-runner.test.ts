@@ -67,3 +67,38 @@ describe("WaveRunner.positionNow", () => {
     expect(outcome).toEqual({ end: "underrun", position: rested });
   });
 });
+
+describe("WaveRunner timing of sends and stops", () => {
+  it("dates a chain's start when waveTxSend returns and a stop when waveTxStop is called", async () => {
+    const maxPulses = 4_000;
+    const { pigpio, busy } = scriptedPigpio(maxPulses);
+    let nowMs = 1_000;
+    // A pause inside each call (a GC or a preemption on a loaded machine): the DMA engine starts a wave
+    // as gpioWaveTxSend returns, and halts as gpioWaveTxStop begins.
+    const send = pigpio.waveTxSend.bind(pigpio);
+    pigpio.waveTxSend = (id: number, mode: number) => {
+      if (mode === pigpio.WAVE_MODE_ONE_SHOT) nowMs += 17;
+      return send(id, mode);
+    };
+    const stop = pigpio.waveTxStop.bind(pigpio);
+    pigpio.waveTxStop = () => {
+      const r = stop();
+      nowMs += 200;
+      return r;
+    };
+    const runner = new WaveRunner(pigpio, { now: () => nowMs }, quietLog());
+    const plan = planMove(profile, { a: 0, b: 0 }, { a: 20_000, b: 0 });
+    const first = chunkPulses(plan.pulses, Math.floor(maxPulses * 0.45))[0];
+    expect(first?.durationUs).toBeGreaterThan(60_000);
+    const running = runner.run(plan);
+    nowMs = 1_017 + 40;
+    // 40 ms after the wave went out, not 57 ms after the send was called.
+    expect(runner.positionNow()).toEqual(stepsDoneAt(plan, 40_000));
+    expect(stepsDoneAt(plan, 57_000)).not.toEqual(stepsDoneAt(plan, 40_000));
+    const here = runner.stop();
+    // Where the motors were when the stop was called, not 200 ms later when it returned.
+    expect(here).toEqual(stepsDoneAt(plan, 40_000));
+    expect(busy.value).toBe(false);
+    expect(await running).toEqual({ end: "stopped", position: here });
+  });
+});
