@@ -1,4 +1,4 @@
-import { cell, diff, GRID_WIDTH, type Grid, meanGrid } from "./switches-grid.js";
+import { cell, cellDiff, diff, GRID_WIDTH, type Grid, meanGrid } from "./switches-grid.js";
 
 /**
  * Disabled switches. A `UISwitch` with `isEnabled = false` "draws itself with a dimmed appearance"
@@ -116,7 +116,7 @@ export function dimmedKnob(
   // undimmed over the page's colour are no cell).
   const o = Math.max(3, Math.round(0.2 * h));
   for (const x of [x0 - o, x1 - 1 + o])
-    if (x < 0 || x >= g.w || diff(cell(g, x, ky), bg) > ON_CELL) return false;
+    if (x < 0 || x >= g.w || cellDiff(g, x, ky, bg) > ON_CELL) return false;
   const knob = cell(g, Math.max(0, Math.min(g.w - 1, kx)), ky);
   const expect = bg.map((b) => DIMMED_ALPHA * 255 + (1 - DIMMED_ALPHA) * b);
   if (diff(knob, expect) > KNOB_TOL) return false;
