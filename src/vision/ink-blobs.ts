@@ -1,4 +1,4 @@
-import { summedArea, windowMean } from "../shared/window-mean.js";
+import { windowMean } from "../shared/window-mean.js";
 import { type MaskComponent, maskComponents } from "./mask-components.js";
 
 /**
@@ -74,19 +74,26 @@ export function resplitBold(
     }
   });
   if (!any) return undefined;
-  // Typed and transient (a 585 px screen: ~3 MB each, the two tables ~6 MB each): peak RSS.
-  const bg = new Float32Array(w * h);
-  const open = new Uint8Array(w * h);
-  for (let i = 0; i < w * h; i++)
-    if (!ink[i]) {
-      bg[i] = px[i] as number;
-      open[i] = 1;
-    }
-  const sums = summedArea(bg, w, h);
-  const counts = summedArea(open, w, h);
+  // Only the picked blobs' pixels are re-read: walk the union of their boxes (raster order within it,
+  // as over the whole screen), and build the two tables only as far as their windows reach. A table's
+  // entry sums the pixels above and left of it, so its prefix is the same numbers, summed in the same
+  // order, as the full table's (float sums bit for bit): the speed-up changes no ink.
+  let ux0 = w;
+  let uy0 = h;
+  let ux1 = 0;
+  let uy1 = 0;
+  blobs.forEach((b, i) => {
+    if (!picked[i + 1]) return;
+    ux0 = Math.min(ux0, b.x0);
+    uy0 = Math.min(uy0, b.y0);
+    ux1 = Math.max(ux1, b.x1);
+    uy1 = Math.max(uy1, b.y1);
+  });
+  if (ux0 >= ux1 || uy0 >= uy1) return undefined;
+  const { sums, counts } = backgroundTables(px, ink, w, Math.min(w, ux1 + r), Math.min(h, uy1 + r));
   const out = ink.slice();
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) {
+  for (let y = uy0; y < uy1; y++)
+    for (let x = ux0; x < ux1; x++) {
       const i = y * w + x;
       if (!picked[labels[i] as number]) continue;
       const share = windowMean(counts, w, h, x, y, r);
@@ -96,12 +103,47 @@ export function resplitBold(
     }
   const next = components(out, w, h);
   const origin = new Int32Array(next.blobs.length);
-  for (let i = 0; i < w * h; i++) {
-    const l = next.labels[i] as number;
-    const old = labels[i] as number;
-    if (l && picked[old]) origin[l - 1] = picked[old] as number;
-  }
+  for (let y = uy0; y < uy1; y++)
+    for (let x = ux0; x < ux1; x++) {
+      const i = y * w + x;
+      const l = next.labels[i] as number;
+      const old = labels[i] as number;
+      if (l && picked[old]) origin[l - 1] = picked[old] as number;
+    }
   return { ...next, origin };
+}
+
+/**
+ * Summed-area tables (`summedArea`'s layout, row stride `w + 1`) of the non-ink pixels' values and of
+ * their count, filled only for the first `yEnd` rows and `xEnd` columns: every entry there is the
+ * number the full table holds, computed in the same order (a row's running sum plus the entry above).
+ * Typed and transient (peak RSS): `yEnd + 1` rows, not the screen's.
+ */
+function backgroundTables(
+  px: Float32Array,
+  ink: Uint8Array,
+  w: number,
+  xEnd: number,
+  yEnd: number,
+): { sums: Float64Array; counts: Float64Array } {
+  const W1 = w + 1;
+  const sums = new Float64Array(W1 * (yEnd + 1));
+  const counts = new Float64Array(W1 * (yEnd + 1));
+  for (let y = 0; y < yEnd; y++) {
+    let row = 0;
+    let n = 0;
+    const above = y * W1 + 1;
+    const at = above + W1;
+    for (let x = 0, i = y * w; x < xEnd; x++, i++) {
+      if (!ink[i]) {
+        row += px[i] as number;
+        n += 1;
+      }
+      sums[at + x] = (sums[above + x] as number) + row;
+      counts[at + x] = (counts[above + x] as number) + n;
+    }
+  }
+  return { sums, counts };
 }
 
 /** A cluster of at most this many blobs is one symbol and its halo (≡ with its gaps: ~6). */

@@ -2,7 +2,7 @@ import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
 import { type Candidate, centreX, centreY, contains } from "./row.js";
 import { smoothGrid } from "./smooth-grid.js";
-import { brightness, cell, diff, type Grid, SAME } from "./switches-grid.js";
+import { brightness, cell, cellBrightness, cellDiff, diff, type Grid, SAME } from "./switches-grid.js";
 
 /**
  * Steppers (UIStepper and look-alikes) found in the pixels: one control, two buttons, `−` left and `+`
@@ -70,8 +70,7 @@ function barInk(g: Grid, x: number, y: number): number {
   const up = cell(g, x, y - PROBE);
   const down = cell(g, x, y + PROBE);
   if (diff(up, down) > SAME) return 0;
-  const c = cell(g, x, y);
-  return Math.min(diff(c, up), diff(c, down));
+  return Math.min(cellDiff(g, x, y, up), cellDiff(g, x, y, down));
 }
 
 /** Thin horizontal bars on grid row `y`, glyph-sized. */
@@ -112,7 +111,7 @@ function hasStem(g: Grid, b: Bar, body: readonly number[]): boolean {
       if (y < 0 || y >= g.h) continue;
       probes++;
       let best = 0;
-      for (let dx = -1; dx <= 1; dx++) best = Math.max(best, diff(cell(g, cx + dx, y), body));
+      for (let dx = -1; dx <= 1; dx++) best = Math.max(best, cellDiff(g, cx + dx, y, body));
       if (best >= DIM_INK) hits++;
     }
   return probes > 0 && hits >= 0.7 * probes;
@@ -127,7 +126,7 @@ function hasDivider(g: Grid, x: number, y: number, body: readonly number[]): boo
   for (let dx = -2; dx <= 2; dx++) {
     let hits = 0;
     for (let dy = -3; dy <= 3; dy++)
-      if (Math.abs(brightness(cell(g, x + dx, y + dy)) - level) >= DIVIDER) hits++;
+      if (Math.abs(cellBrightness(g, x + dx, y + dy) - level) >= DIVIDER) hits++;
     if (hits >= 5) return true;
   }
   return false;
@@ -156,7 +155,7 @@ function cleanHalf(
       const onStem = stem && Math.abs(x - cx) <= FOOT + 0.5;
       if (onBar || onStem) continue;
       n++;
-      if (Math.abs(brightness(cell(g, x, y)) - level) >= DIM_INK) foreign++;
+      if (Math.abs(cellBrightness(g, x, y) - level) >= DIM_INK) foreign++;
     }
   return n > 0 && foreign <= CLEAN_SHARE * n;
 }
@@ -175,8 +174,7 @@ function edgeAt(
 ): number {
   // Brightness, not the largest channel: a camera's colour noise moves one channel by more than EDGE.
   const level = brightness(body);
-  const off = (x: number): boolean =>
-    x >= 0 && x < g.w && Math.abs(brightness(cell(g, x, y)) - level) >= EDGE;
+  const off = (x: number): boolean => x >= 0 && x < g.w && Math.abs(cellBrightness(g, x, y) - level) >= EDGE;
   for (let x = from; x >= 0 && x < g.w; x += step) {
     if (off(x)) return Math.abs(x - expect) <= EDGE_SLACK ? x : -1;
     if ((x - expect) * step > EDGE_SLACK) return -1;
@@ -187,9 +185,9 @@ function edgeAt(
 /** How far the body colour runs up and down column `x` from row `y`: [top, bottom). */
 function bodyRows(g: Grid, x: number, y: number, body: readonly number[]): [number, number] {
   let top = y;
-  while (top > 0 && diff(cell(g, x, top - 1), body) < EDGE) top--;
+  while (top > 0 && cellDiff(g, x, top - 1, body) < EDGE) top--;
   let bottom = y + 1;
-  while (bottom < g.h && diff(cell(g, x, bottom), body) < EDGE) bottom++;
+  while (bottom < g.h && cellDiff(g, x, bottom, body) < EDGE) bottom++;
   return [top, bottom];
 }
 

@@ -1,4 +1,4 @@
-import { cell, diff, type Grid, isKnob, runs, SAME } from "./switches-grid.js";
+import { cellDiff, diff, type Grid, isKnob, runs, SAME } from "./switches-grid.js";
 
 /**
  * Switches cut by the screen's bottom edge: a list scrolled so that its last row shows only its top
@@ -44,7 +44,7 @@ export function findCutSwitches(g: Grid, whole: readonly Whole[]): CutSwitch[] {
       // How much shows: up from the edge, the track's colour down its middle.
       const tx = Math.floor((track.x0 + track.x1) / 2);
       let top = y;
-      while (top > 0 && y - top <= h && diff(cell(g, tx, top - 1), colour) <= SAME) top--;
+      while (top > 0 && y - top <= h && cellDiff(g, tx, top - 1, colour) <= SAME) top--;
       const shown = g.h - top;
       if (shown < 0.25 * h || shown >= h) continue;
       out.push({ box: [x0, top, x1, g.h], on });

@@ -1,4 +1,4 @@
-import { cell, diff, GRID_WIDTH, type Grid, meanGrid } from "./switches-grid.js";
+import { cell, cellDiff, diff, GRID_WIDTH, type Grid, meanGrid } from "./switches-grid.js";
 
 /**
  * Disabled switches. A `UISwitch` with `isEnabled = false` "draws itself with a dimmed appearance"
@@ -83,14 +83,17 @@ export function undimmedGrids(
   const { w, h } = g;
   const mean = smooth.rgb;
   return backgrounds(g).map((bg) => {
+    // A cell's byte has 256 values: each channel's undimmed byte is computed once per value (the same
+    // expression) and looked up, not recomputed for each of the grid's ~1M bytes.
+    const undim = new Uint8Array(3 * 256);
+    for (let c = 0; c < 3; c++)
+      for (let m = 0; m < 256; m++)
+        undim[c * 256 + m] = Math.max(
+          0,
+          Math.min(255, Math.round((m - (1 - DIMMED_ALPHA) * (bg[c] ?? 0)) / DIMMED_ALPHA)),
+        );
     const rgb = new Uint8Array(g.rgb.length);
-    for (let i = 0; i < rgb.length; i++) {
-      const b = bg[i % 3] ?? 0;
-      rgb[i] = Math.max(
-        0,
-        Math.min(255, Math.round(((mean[i] ?? 0) - (1 - DIMMED_ALPHA) * b) / DIMMED_ALPHA)),
-      );
-    }
+    for (let i = 0; i < rgb.length; i++) rgb[i] = undim[(i % 3) * 256 + (mean[i] ?? 0)] ?? 0;
     return { grid: { w, h, rgb }, bg };
   });
 }
@@ -116,7 +119,7 @@ export function dimmedKnob(
   // undimmed over the page's colour are no cell).
   const o = Math.max(3, Math.round(0.2 * h));
   for (const x of [x0 - o, x1 - 1 + o])
-    if (x < 0 || x >= g.w || diff(cell(g, x, ky), bg) > ON_CELL) return false;
+    if (x < 0 || x >= g.w || cellDiff(g, x, ky, bg) > ON_CELL) return false;
   const knob = cell(g, Math.max(0, Math.min(g.w - 1, kx)), ky);
   const expect = bg.map((b) => DIMMED_ALPHA * 255 + (1 - DIMMED_ALPHA) * b);
   if (diff(knob, expect) > KNOB_TOL) return false;

@@ -72,6 +72,25 @@ export const diff = (a: readonly number[], b: readonly number[]): number =>
     Math.abs((a[2] ?? 0) - (b[2] ?? 0)),
   );
 export const brightness = (c: readonly number[]): number => ((c[0] ?? 0) + (c[1] ?? 0) + (c[2] ?? 0)) / 3;
+/**
+ * `diff(cell(g, x, y), c)` read in place: the same number without a cell array a call (the switch and
+ * stepper scans call it for most cells of a row, and the arrays were garbage to collect).
+ */
+export function cellDiff(g: Grid, x: number, y: number, c: readonly number[]): number {
+  const o = (y * g.w + x) * 3;
+  const { rgb } = g;
+  return Math.max(
+    Math.abs((rgb[o] ?? 0) - (c[0] ?? 0)),
+    Math.abs((rgb[o + 1] ?? 0) - (c[1] ?? 0)),
+    Math.abs((rgb[o + 2] ?? 0) - (c[2] ?? 0)),
+  );
+}
+/** `cellBrightness(g, x, y)` read in place (see `cellDiff`). */
+export function cellBrightness(g: Grid, x: number, y: number): number {
+  const o = (y * g.w + x) * 3;
+  const { rgb } = g;
+  return ((rgb[o] ?? 0) + (rgb[o + 1] ?? 0) + (rgb[o + 2] ?? 0)) / 3;
+}
 
 export interface Run {
   x0: number;
@@ -151,9 +170,9 @@ export function verticalExtent(
   limit: number,
 ): [number, number] {
   let top = y;
-  while (top - 1 >= 0 && y - top < limit && diff(cell(g, x, top - 1), colour) <= SAME) top--;
+  while (top - 1 >= 0 && y - top < limit && cellDiff(g, x, top - 1, colour) <= SAME) top--;
   let bottom = y + 1;
-  while (bottom < g.h && bottom - y < limit && diff(cell(g, x, bottom), colour) <= SAME) bottom++;
+  while (bottom < g.h && bottom - y < limit && cellDiff(g, x, bottom, colour) <= SAME) bottom++;
   return [top, bottom];
 }
 

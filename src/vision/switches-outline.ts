@@ -1,4 +1,4 @@
-import { brightness, cell, flatAround, type Grid } from "./switches-grid.js";
+import { cellBrightness, flatAround, type Grid } from "./switches-grid.js";
 
 /**
  * Off switches drawn as an outline (iOS 7–12): the track is the background's white with a thin grey
@@ -60,7 +60,7 @@ interface Dip {
 /** Thin dark lines along row `y`: short stretches darker by `DIP` than the light cells either side. */
 function dips(g: Grid, y: number): { dips: Dip[]; b: Float32Array } {
   const b = new Float32Array(g.w);
-  for (let x = 0; x < g.w; x++) b[x] = brightness(cell(g, x, y));
+  for (let x = 0; x < g.w; x++) b[x] = cellBrightness(g, x, y);
   const out: Dip[] = [];
   let x = 3;
   while (x < g.w - 1) {
@@ -103,7 +103,7 @@ function lineAlong(
   light = 0,
   level = false,
 ): number {
-  const at = level ? along : (gg: Grid, xx: number, yy: number) => brightness(cell(gg, xx, yy));
+  const at = level ? along : (gg: Grid, xx: number, yy: number) => cellBrightness(gg, xx, yy);
   const dip = level ? LINE_DIP : DIP;
   const ref = Math.max(at(g, x, y), light);
   for (let d = 1; d <= limit; d++) {
@@ -139,7 +139,7 @@ function along(g: Grid, x: number, y: number): number {
   const x0 = Math.max(0, x - 1);
   const x1 = Math.min(g.w - 1, x + 1);
   let sum = 0;
-  for (let xx = x0; xx <= x1; xx++) sum += brightness(cell(g, xx, y));
+  for (let xx = x0; xx <= x1; xx++) sum += cellBrightness(g, xx, y);
   return sum / (x1 - x0 + 1);
 }
 

@@ -5,6 +5,7 @@ import { dimmedKnob, pastelOnTrack, undimmedGrids } from "./switches-disabled.js
 import {
   brightness,
   cell,
+  cellDiff,
   diff,
   FLAT_OUT,
   flatAround,
@@ -137,7 +138,7 @@ function bridgedExtent(
     for (let d = 1, miss = 0; d <= limit && miss <= LABEL_GAP_Y; d++) {
       const yy = y + dir * d;
       if (yy < 0 || yy >= g.h) break;
-      if (diff(cell(g, x, yy), colour) <= SAME) {
+      if (cellDiff(g, x, yy, colour) <= SAME) {
         last = yy;
         miss = 0;
       } else miss++;
