@@ -16,12 +16,18 @@ const EY = 295;
 
 async function eyeScreen(px: number, bg: string, stroke: number, texture = false): Promise<RgbImage> {
   const stripes = texture
-    ? Array.from({ length: 40 }, (_, i) => `<rect x="${250 + i * 3.5}" y="270" width="1.5" height="50" fill="#777"/>`)
+    ? Array.from(
+        { length: 40 },
+        (_, i) => `<rect x="${250 + i * 3.5}" y="270" width="1.5" height="50" fill="#777"/>`,
+      )
         .filter((_, i) => Math.abs(250 + i * 3.5 - EX) > 16)
         .join("")
     : "";
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${px}" height="${Math.round((px * H_PT) / W_PT)}" viewBox="0 0 ${W_PT} ${H_PT}"><rect width="${W_PT}" height="${H_PT}" fill="${bg}"/>${stripes}<path d="M ${EX - 12} ${EY} Q ${EX} ${EY - 11} ${EX + 12} ${EY} Q ${EX} ${EY + 11} ${EX - 12} ${EY} Z" fill="none" stroke="#8e8e93" stroke-width="${stroke}"/><circle cx="${EX}" cy="${EY}" r="3.6" fill="#8e8e93"/></svg>`;
-  const { data, info } = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(Buffer.from(svg))
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { width: info.width, height: info.height, channels: 3, data };
 }
 
