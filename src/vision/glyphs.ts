@@ -213,7 +213,14 @@ function proposeInkGlyphs(screen: RgbImage, rows: readonly Candidate[], options:
   const { labels, blobs } = bold ?? first;
   // The halo: on a blurred image, the blur's spread beyond a sharp edge's, at most `haloPt`.
   const blur = edgeWidth(img);
-  const halo = blur >= BLURRED ? Math.min(Math.round(options.haloPt * pt), Math.round(blur - SHARP_EDGE)) : 0;
+  // Under 1 px/pt (a screenshot under 390 px wide, as published halved) a sharp symbol's anti-aliased
+  // edge pixel covers more than a point: its fringe is a band of one pixel, left out like a halo.
+  const halo =
+    blur >= BLURRED
+      ? Math.min(Math.round(options.haloPt * pt), Math.round(blur - SHARP_EDGE))
+      : pt < 1
+        ? 1
+        : 0;
   const covered = blobs.map(onRow);
   const parts = blobs.flatMap((b, i) =>
     !covered[i] && b.x1 - b.x0 <= maxPx && b.y1 - b.y0 <= maxPx ? [i] : [],

@@ -39,6 +39,7 @@ import { findControlCenterToggles } from "./switches-control-center.js";
 import { switchTitle } from "./switches-title.js";
 import { textAroundTabBar } from "./tab-bar-content.js";
 
+import { splitTrailingGlyphs } from "./trailing-glyph.js";
 /**
  * What the rows mean: pure passes over the screen pixels and the merged OCR/detector rows, in order —
  * the status bar becomes one row; a keyboard, then a dial pad, is listed key by key; switches are found
@@ -61,6 +62,7 @@ export function applyScreenSemantics(
   out = applyCalculator(out, aspect);
   out = applySwitches(screen, out);
   out = splitInfoGlyphs(out, aspect); // `Yesterday ①`: a cell's detail text and its info button
+  out = splitTrailingGlyphs(screen, out); // `Yesterday ⓘ` read `Yesterday`: the circle found in the pixels
   out = applyPhotoGrid(screen, out); // photo pickers: a row per thumbnail and per select circle
   const glyphs = proposeGlyphs(screen, out);
   const reads = discSymbolReads(glyphs, out); // `x` read off a ⊗: the disc's row replaces it
