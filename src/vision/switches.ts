@@ -1,6 +1,7 @@
 import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
 import { findCutSwitches } from "./switches-cut.js";
+import { findShapeCutSwitches } from "./switches-cut-shape.js";
 import { dimmedKnob, pastelOnTrack, undimmedGrids } from "./switches-disabled.js";
 import {
   brightness,
@@ -88,6 +89,9 @@ const LABEL_GAP_Y = 3;
  * 2 of the 3 pt the knob's shadow is offset down. Not more: a 44 pt row's separator is 6.5 pt below.
  */
 const SHADOW_BELOW = 0.07;
+
+/** Cells a camera's blur takes off a knob's outer edge (its white run and the track's sliver beyond). */
+const KNOB_RIM = 2;
 
 interface Candidate {
   box: [number, number, number, number];
@@ -235,7 +239,8 @@ function candidateAt(g: Grid, y: number, rs: readonly MarkedRun[], k: number): C
     // On the knob's other side a sliver of track (the 2 pt inset, often dropped as an edge), then background.
     const near = rs[k - side];
     let nearEdge = side === 1 ? knob.x0 - Math.round(0.07 * h) : knob.x1 + Math.round(0.07 * h);
-    if (!merged && near && diff(near.colour, track.colour) <= SAME) {
+    const sliver = !merged && near !== undefined && diff(near.colour, track.colour) <= SAME;
+    if (sliver) {
       // More than a sliver of track colour past the knob: the "knob" is a white glyph on a coloured
       // tile (the Messages icon's bubble), not a switch's knob.
       if (near.x1 - near.x0 > 0.22 * h) continue;
@@ -269,8 +274,18 @@ function candidateAt(g: Grid, y: number, rs: readonly MarkedRun[], k: number): C
     // Below a switch the knob's drop shadow (UISwitch: offset 3 pt down, a few points' blur) and, through
     // a camera, the blurred edge of a dark tinted track run a little further than above: the cells below
     // may be read `SHADOW_BELOW` of h further out.
-    if (!flatAround(g, [x0, t0, x1, t1]) && !shadowedBelow(g, [x0, t0, x1, t1], track.colour)) continue;
-    return { box: [x0, t0, x1, t1], on: side === -1, merged, colour: track.colour };
+    // Through a camera the knob's white run ends a cell or two short of its edge (the blur greys it past
+    // `SAME`) and the 2 pt sliver of track beyond it is no run at all: the box may then end inside that
+    // blurred rim, so it is read again `KNOB_RIM` cells further out on the knob's side.
+    let box: [number, number, number, number] = [x0, t0, x1, t1];
+    const flat = (b: [number, number, number, number]) =>
+      flatAround(g, b) || shadowedBelow(g, b, track.colour);
+    if (!flat(box)) {
+      if (merged || sliver) continue;
+      box = side === 1 ? [x0 - KNOB_RIM, t0, x1, t1] : [x0, t0, x1 + KNOB_RIM, t1];
+      if (box[2] - box[0] > SWITCH_WIDE.max * h || !flat(box)) continue;
+    }
+    return { box, on: side === -1, merged, colour: track.colour };
   }
   return null;
 }
@@ -377,6 +392,14 @@ export function findSwitches(image: RgbImage): FoundSwitch[] {
     if (!found.some((f) => overlaps(f, { ...o, merged: false }))) found.push({ ...o, merged: false });
   for (const c of findCutSwitches(g, found))
     if (!found.some((f) => overlaps(f, { ...c, merged: false }))) found.push({ ...c, merged: false });
+  // Cut by the bottom edge with no whole one of its colour above: from UISwitch's shape (on the mean
+  // grid too, for a camera's or JPEG's noise on the knob).
+  for (const grid of [g, smooth])
+    for (const c of findShapeCutSwitches(
+      grid,
+      found.map((f) => f.box),
+    ))
+      found.push({ ...c, merged: false });
   found.sort((a, b) => a.box[1] - b.box[1]);
   return found.map((f) => ({
     on: f.on,
