@@ -20,6 +20,7 @@ import {
   verticalExtent,
 } from "./switches-grid.js";
 import { findOutlineSwitches } from "./switches-outline.js";
+import { blurredRim, KNOB_RIM, textured } from "./switches-rim.js";
 
 /**
  * iOS switches (UISwitch) found in the pixels, in either state, whatever the detector saw. The shape
@@ -89,9 +90,6 @@ const LABEL_GAP_Y = 3;
  * 2 of the 3 pt the knob's shadow is offset down. Not more: a 44 pt row's separator is 6.5 pt below.
  */
 const SHADOW_BELOW = 0.07;
-
-/** Cells a camera's blur takes off a knob's outer edge (its white run and the track's sliver beyond). */
-const KNOB_RIM = 2;
 
 interface Candidate {
   box: [number, number, number, number];
@@ -273,15 +271,13 @@ function candidateAt(g: Grid, y: number, rs: readonly MarkedRun[], k: number): C
     if (r1 - r0 > 0.88 * kh) continue;
     // Below a switch the knob's drop shadow (UISwitch: offset 3 pt down, a few points' blur) and, through
     // a camera, the blurred edge of a dark tinted track run a little further than above: the cells below
-    // may be read `SHADOW_BELOW` of h further out.
-    // Through a camera the knob's white run ends a cell or two short of its edge (the blur greys it past
-    // `SAME`) and the 2 pt sliver of track beyond it is no run at all: the box may then end inside that
-    // blurred rim, so it is read again `KNOB_RIM` cells further out on the knob's side.
+    // may be read `SHADOW_BELOW` of h further out. A filmed knob's blurred rim may widen the box
+    // (`switches-rim.ts`).
     let box: [number, number, number, number] = [x0, t0, x1, t1];
     const flat = (b: [number, number, number, number]) =>
       flatAround(g, b) || shadowedBelow(g, b, track.colour);
     if (!flat(box)) {
-      if (merged || sliver) continue;
+      if (merged || sliver || !blurredRim(g, y, knob, track.colour, side)) continue;
       box = side === 1 ? [x0 - KNOB_RIM, t0, x1, t1] : [x0, t0, x1 + KNOB_RIM, t1];
       if (box[2] - box[0] > SWITCH_WIDE.max * h || !flat(box)) continue;
     }
@@ -349,25 +345,6 @@ function scanRows(g: Grid): Candidate[] {
     }
   }
   return found;
-}
-
-/**
- * Mean absolute difference between the grid and its 3×3 mean inside a box (2 cells in), per channel,
- * above which the box is texture (a photo's surf foam), not a flat control under a camera's sensor
- * noise: filmed switches read ~4 (noise plus their own edges), a wallpaper's foam ~8.
- */
-const TEXTURE_MAX = 6;
-
-function textured(g: Grid, smooth: Grid, box: readonly [number, number, number, number]): boolean {
-  const [x0, y0, x1, y1] = box;
-  let sum = 0;
-  let n = 0;
-  for (let y = y0 + 2; y < y1 - 2; y++)
-    for (let i = (y * g.w + x0 + 2) * 3, end = (y * g.w + x1 - 2) * 3; i < end; i++) {
-      sum += Math.abs((g.rgb[i] ?? 0) - (smooth.rgb[i] ?? 0));
-      n++;
-    }
-  return n > 0 && sum / n > TEXTURE_MAX;
 }
 
 /** Every switch on the screen, top to bottom. */
