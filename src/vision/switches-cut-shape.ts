@@ -43,6 +43,10 @@ const FIT_MAE = 1.0;
 const KNOB_SLACK = 2.5;
 /** The knob's brightness over the track's, at least (white knob 255 over #E9E9EA 233, shadowed ~250). */
 const KNOB_LIGHTER = 12;
+/** A white knob's brightness, at least (a filmed white reads 240–255; #E9E9EA, an off track, 233). */
+const KNOB_WHITE = 238;
+/** A track this bright is an off track's grey (#E9E9EA light), not dark mode's #39393D nor a tint. */
+const PALE_TRACK = 150;
 /** Cells out from the box where the background is read (above and beside): one flat colour. */
 const OUT = 3;
 /** The background cells' largest channel difference from their median, at most. */
@@ -55,10 +59,9 @@ function capDrop(j: number, r: number): number {
   return r - Math.sqrt(r * r - (r - j) * (r - j));
 }
 
-/** Half the chord of a circle of radius r at `depth` below its top (r at and past its middle). */
+/** Half the chord of a circle of radius r at `depth` below its top (0 above its top and below its bottom). */
 function halfChord(depth: number, r: number): number {
-  const d = Math.min(depth, r);
-  return d <= 0 ? 0 : Math.sqrt(r * r - (r - d) * (r - d));
+  return depth <= 0 || depth >= 2 * r ? 0 : Math.sqrt(r * r - (r - depth) * (r - depth));
 }
 
 /** How far up from row y column x keeps `colour`: the first row of the run. */
@@ -144,7 +147,8 @@ function placed(
   if (side === 1 ? knob.x1 < farRow - KNOB_SLACK : knob.x0 > farRow + KNOB_SLACK) return null;
   // The knob's top sits inside the track: its top row `kInset` under the track's.
   const kx = Math.round(kFar - side * (kw / 2));
-  if (kx < 0 || kx >= g.w || !isKnob(cell(g, kx, y))) return null;
+  if (kx < 0 || kx >= g.w || !isKnob(cell(g, kx, y)) || diff(cell(g, kx, y), track.colour) <= SAME)
+    return null;
   const k0 = topOf(g, kx, y, cell(g, kx, y), H_RANGE.max + 2);
   if (k0 <= t0 || k0 - t0 > kInset + 2.5) return null;
   // Around the box (above it, and beside it on its last row) one flat background, not the track's colour.
@@ -185,6 +189,9 @@ export function findShapeCutSwitches(
       // The knob is the brighter: an off track (#E9E9EA) is near-white too, and its run is already apart
       // from the knob's by more than `SAME` (the knob's shadow greys its lower part a little).
       if (brightness(track.colour) > brightness(knob.colour) - KNOB_LIGHTER) continue;
+      // A pale "knob" beside a pale "track" is an off track beside the knob's shadow (iOS 26's pill knob
+      // casts a grey band at its side): a knob that is not white goes only with a dark or tinted track.
+      if (brightness(knob.colour) < KNOB_WHITE && brightness(track.colour) >= PALE_TRACK) continue;
       const c = fit(g, y, track, knob, side);
       if (!c) continue;
       const clash = (b: readonly [number, number, number, number]) =>
