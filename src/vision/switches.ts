@@ -1,6 +1,7 @@
 import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
 import { findCutSwitches } from "./switches-cut.js";
+import { findShapeCutSwitches } from "./switches-cut-shape.js";
 import { dimmedKnob, pastelOnTrack, undimmedGrids } from "./switches-disabled.js";
 import {
   brightness,
@@ -20,6 +21,7 @@ import {
   verticalExtent,
 } from "./switches-grid.js";
 import { findOutlineSwitches } from "./switches-outline.js";
+import { blurredRim, KNOB_RIM, textured } from "./switches-rim.js";
 
 /**
  * iOS switches (UISwitch) found in the pixels, in either state, whatever the detector saw. The shape
@@ -236,7 +238,8 @@ function candidateAt(g: Grid, y: number, rs: readonly MarkedRun[], k: number): C
     // On the knob's other side a sliver of track (the 2 pt inset, often dropped as an edge), then background.
     const near = rs[k - side];
     let nearEdge = side === 1 ? knob.x0 - Math.round(0.07 * h) : knob.x1 + Math.round(0.07 * h);
-    if (!merged && near && diff(near.colour, track.colour) <= SAME) {
+    const sliver = !merged && near !== undefined && diff(near.colour, track.colour) <= SAME;
+    if (sliver) {
       // More than a sliver of track colour past the knob: the "knob" is a white glyph on a coloured
       // tile (the Messages icon's bubble), not a switch's knob.
       if (near.x1 - near.x0 > 0.22 * h) continue;
@@ -269,9 +272,17 @@ function candidateAt(g: Grid, y: number, rs: readonly MarkedRun[], k: number): C
     if (r1 - r0 > 0.88 * kh) continue;
     // Below a switch the knob's drop shadow (UISwitch: offset 3 pt down, a few points' blur) and, through
     // a camera, the blurred edge of a dark tinted track run a little further than above: the cells below
-    // may be read `SHADOW_BELOW` of h further out.
-    if (!flatAround(g, [x0, t0, x1, t1]) && !shadowedBelow(g, [x0, t0, x1, t1], track.colour)) continue;
-    return { box: [x0, t0, x1, t1], on: side === -1, merged, colour: track.colour };
+    // may be read `SHADOW_BELOW` of h further out. A filmed knob's blurred rim may widen the box
+    // (`switches-rim.ts`).
+    let box: [number, number, number, number] = [x0, t0, x1, t1];
+    const flat = (b: [number, number, number, number]) =>
+      flatAround(g, b) || shadowedBelow(g, b, track.colour);
+    if (!flat(box)) {
+      if (merged || sliver || !blurredRim(g, y, knob, track.colour, side)) continue;
+      box = side === 1 ? [x0 - KNOB_RIM, t0, x1, t1] : [x0, t0, x1 + KNOB_RIM, t1];
+      if (box[2] - box[0] > SWITCH_WIDE.max * h || !flat(box)) continue;
+    }
+    return { box, on: side === -1, merged, colour: track.colour };
   }
   return null;
 }
@@ -337,25 +348,6 @@ function scanRows(g: Grid): Candidate[] {
   return found;
 }
 
-/**
- * Mean absolute difference between the grid and its 3×3 mean inside a box (2 cells in), per channel,
- * above which the box is texture (a photo's surf foam), not a flat control under a camera's sensor
- * noise: filmed switches read ~4 (noise plus their own edges), a wallpaper's foam ~8.
- */
-const TEXTURE_MAX = 6;
-
-function textured(g: Grid, smooth: Grid, box: readonly [number, number, number, number]): boolean {
-  const [x0, y0, x1, y1] = box;
-  let sum = 0;
-  let n = 0;
-  for (let y = y0 + 2; y < y1 - 2; y++)
-    for (let i = (y * g.w + x0 + 2) * 3, end = (y * g.w + x1 - 2) * 3; i < end; i++) {
-      sum += Math.abs((g.rgb[i] ?? 0) - (smooth.rgb[i] ?? 0));
-      n++;
-    }
-  return n > 0 && sum / n > TEXTURE_MAX;
-}
-
 /** Every switch on the screen, top to bottom. */
 export function findSwitches(image: RgbImage): FoundSwitch[] {
   if (image.width < 100 || image.height < 100) return [];
@@ -378,6 +370,14 @@ export function findSwitches(image: RgbImage): FoundSwitch[] {
     if (!found.some((f) => overlaps(f, { ...o, merged: false }))) found.push({ ...o, merged: false });
   for (const c of findCutSwitches(g, found))
     if (!found.some((f) => overlaps(f, { ...c, merged: false }))) found.push({ ...c, merged: false });
+  // Cut by the bottom edge with no whole one of its colour above: from UISwitch's shape (on the mean
+  // grid too, for a camera's or JPEG's noise on the knob).
+  for (const grid of [g, smooth])
+    for (const c of findShapeCutSwitches(
+      grid,
+      found.map((f) => f.box),
+    ))
+      found.push({ ...c, merged: false });
   found.sort((a, b) => a.box[1] - b.box[1]);
   return found.map((f) => ({
     on: f.on,
