@@ -61,7 +61,11 @@ export async function loneGlyphs(
   const slots: Slot[] = [
     ...indexSlots(lines, detail),
     ...badges.map((box) => ({ box, kind: "badge" as const })),
-    ...plateSlots(image, detail, badges).map((p) => ({ box: p.inner, plate: p.plate, kind: "plate" as const })),
+    ...plateSlots(image, detail, badges).map((p) => ({
+      box: p.inner,
+      plate: p.plate,
+      kind: "plate" as const,
+    })),
   ];
   const found: { slot: Slot; ink: PixelBox; over: TextLine[] }[] = [];
   for (const slot of slots) {

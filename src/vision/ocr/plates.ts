@@ -52,7 +52,9 @@ const channel = (d: Uint8Array, o: number, c: number): number => d[o + c] as num
 /** Whether the pixel at `o` is within `TOL` of `r g b` in every channel. */
 function near(d: Uint8Array, o: number, r: number, g: number, b: number): boolean {
   return (
-    Math.abs(channel(d, o, 0) - r) <= TOL && Math.abs(channel(d, o, 1) - g) <= TOL && Math.abs(channel(d, o, 2) - b) <= TOL
+    Math.abs(channel(d, o, 0) - r) <= TOL &&
+    Math.abs(channel(d, o, 1) - g) <= TOL &&
+    Math.abs(channel(d, o, 2) - b) <= TOL
   );
 }
 

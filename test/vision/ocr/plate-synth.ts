@@ -46,25 +46,36 @@ export async function plateScreen(rows: readonly PlateRow[], dark = false): Prom
     const x = r.shape === "disc" ? 374 - w : 16;
     const radius = r.shape === "tile" ? 8 : r.shape === "chip" ? 4 : r.size / 2;
     const top = y + 28 - r.size / 2;
-    parts.push(`<rect x="${x}" y="${top}" width="${w}" height="${r.size}" rx="${radius}" fill="${hex(r.fill)}"/>`);
+    parts.push(
+      `<rect x="${x}" y="${top}" width="${w}" height="${r.size}" rx="${radius}" fill="${hex(r.fill)}"/>`,
+    );
     const baseline = y + 28 + 0.36 * r.text;
     parts.push(
-      fonts.shape(r.label, x + w / 2, baseline, { size: r.text, weight: "semibold", fill: hex(r.ink), anchor: "middle" })
-        .svg,
+      fonts.shape(r.label, x + w / 2, baseline, {
+        size: r.text,
+        weight: "semibold",
+        fill: hex(r.ink),
+        anchor: "middle",
+      }).svg,
     );
     const tx = r.shape === "disc" ? 16 : 72;
     parts.push(fonts.shape(r.title, tx, y + (r.subtitle ? 24 : 33), { size: 17, fill: hex(fg) }).svg);
     if (r.subtitle) parts.push(fonts.shape(r.subtitle, tx, y + 44, { size: 15, fill: hex(sec) }).svg);
   });
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W * 3}" height="${H * 3}" viewBox="0 0 ${W} ${H}">${parts.join("")}</svg>`;
-  const { data, info } = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(Buffer.from(svg))
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { width: info.width, height: info.height, channels: 3, data };
 }
 
 /** The same screen as PNG bytes (to film it with the camera simulator). */
 export async function plateScreenPng(rows: readonly PlateRow[], dark = false): Promise<Buffer> {
   const img = await plateScreen(rows, dark);
-  return sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } }).png().toBuffer();
+  return sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 const GREY5_DARK: Rgb = [44, 44, 46];
@@ -73,14 +84,54 @@ const WHITE: Rgb = [255, 255, 255];
 
 /** Route and letter tiles as a bus app lists them (dark mode), with `N min` lines under the stops. */
 export const DARK_TILES: readonly PlateRow[] = [
-  { label: "F", shape: "tile", fill: GREY5_DARK, ink: [209, 209, 214], size: 40, text: 20, title: "Forbes Ave", subtitle: "3 min" },
-  { label: "M", shape: "tile", fill: GREY5_DARK, ink: [209, 209, 214], size: 36, text: 20, title: "Murray Ave", subtitle: "7 min" },
-  { label: "P3", shape: "tile", fill: GREY5_DARK, ink: [209, 209, 214], size: 34, text: 17, title: "Downtown", subtitle: "11 min" },
-  { label: "71C", shape: "tile", fill: GREY5_DARK, ink: [209, 209, 214], size: 38, text: 15, title: "Oakland", subtitle: "15 min" },
+  {
+    label: "F",
+    shape: "tile",
+    fill: GREY5_DARK,
+    ink: [209, 209, 214],
+    size: 40,
+    text: 20,
+    title: "Forbes Ave",
+    subtitle: "3 min",
+  },
+  {
+    label: "M",
+    shape: "tile",
+    fill: GREY5_DARK,
+    ink: [209, 209, 214],
+    size: 36,
+    text: 20,
+    title: "Murray Ave",
+    subtitle: "7 min",
+  },
+  {
+    label: "P3",
+    shape: "tile",
+    fill: GREY5_DARK,
+    ink: [209, 209, 214],
+    size: 34,
+    text: 17,
+    title: "Downtown",
+    subtitle: "11 min",
+  },
+  {
+    label: "71C",
+    shape: "tile",
+    fill: GREY5_DARK,
+    ink: [209, 209, 214],
+    size: 38,
+    text: 15,
+    title: "Oakland",
+    subtitle: "15 min",
+  },
 ];
 
 /** The same tiles in light mode (systemGray5 under dark grey text). */
-export const LIGHT_TILES: readonly PlateRow[] = DARK_TILES.map((r) => ({ ...r, fill: GREY5_LIGHT, ink: [72, 72, 74] }));
+export const LIGHT_TILES: readonly PlateRow[] = DARK_TILES.map((r) => ({
+  ...r,
+  fill: GREY5_LIGHT,
+  ink: [72, 72, 74],
+}));
 
 /** Route chips (white on line colours) and count badges on discs of system colours. */
 export const CHIPS_AND_BADGES: readonly PlateRow[] = [
@@ -88,5 +139,13 @@ export const CHIPS_AND_BADGES: readonly PlateRow[] = [
   { label: "S3", shape: "chip", fill: [0, 102, 173], ink: WHITE, size: 22, text: 15, title: "Spandau" },
   { label: "3", shape: "disc", fill: [0, 122, 255], ink: WHITE, size: 22, text: 15, title: "Inbox" },
   { label: "7", shape: "disc", fill: [255, 149, 0], ink: WHITE, size: 22, text: 15, title: "Work" },
-  { label: "UDP", shape: "capsule", fill: [217, 235, 255], ink: [0, 122, 255], size: 17, text: 11, title: "apple.com" },
+  {
+    label: "UDP",
+    shape: "capsule",
+    fill: [217, 235, 255],
+    ink: [0, 122, 255],
+    size: 17,
+    text: 11,
+    title: "apple.com",
+  },
 ];

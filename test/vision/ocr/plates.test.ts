@@ -47,7 +47,15 @@ describe("plateSlots: small flat-filled shapes that carry a label", () => {
       { label: "A", shape: "tile", fill: grey, ink: [72, 72, 74], size: 60, text: 20, title: "Big tile" },
       { label: "", shape: "chip", fill: grey, ink: grey, size: 2, text: 2, title: "Thin bar" },
       // A plate the colour of the page: no edge, nothing stands out.
-      { label: "B", shape: "tile", fill: [255, 255, 255], ink: [72, 72, 74], size: 40, text: 20, title: "Flat" },
+      {
+        label: "B",
+        shape: "tile",
+        fill: [255, 255, 255],
+        ink: [72, 72, 74],
+        size: 40,
+        text: 20,
+        title: "Flat",
+      },
     ];
     const image = await plateScreen(rows);
     expect(plateSlots(working(image), image)).toEqual([]);
@@ -85,10 +93,17 @@ describe("labels on plates read by the real OCR", () => {
   }, 60_000);
 
   it("adds no short line that is not on the screen to settings lists with coloured icon tiles", async () => {
-    for (const name of ["rv-iqkm-settings.png", "rc-yattee-settings.png", "ra-noupdatecircles-settings.png"]) {
+    for (const name of [
+      "rv-iqkm-settings.png",
+      "rc-yattee-settings.png",
+      "ra-noupdatecircles-settings.png",
+    ]) {
       const truth = new Set(realLabel(name).text.map((t) => t.text));
       const short = (await read(engine(), await loadRealImage(name))).filter((l) => /^\S{1,3}$/u.test(l));
-      expect(short.filter((l) => !truth.has(l)), name).toEqual([]);
+      expect(
+        short.filter((l) => !truth.has(l)),
+        name,
+      ).toEqual([]);
     }
   }, 60_000);
 });
