@@ -70,10 +70,13 @@ export async function loneGlyphs(
   const found: { slot: Slot; ink: PixelBox; over: TextLine[] }[] = [];
   for (const slot of slots) {
     if (found.length >= MAX_SLOTS) break;
-    const ink = glyphInk(detail, slot.box);
+    const ink = glyphInk(detail, slot.box, slot.plate);
     if (!ink) continue;
     const over = overlapping(ink, lines, detail);
     const { plate } = slot;
+    // A plate's label lies wholly inside the inner box; ink running into its ends is a label wider than
+    // the box reaches (`JSQ` on a 34 pt avatar disc read `ISC` from its middle): left to the detector.
+    if (plate && (ink.x0 <= Math.floor(slot.box.x0) || ink.x1 >= Math.ceil(slot.box.x1))) continue;
     if (over.length === 0 || (plate && over.every((l) => shortLineOn(l, plate, detail))))
       found.push({ slot, ink, over });
   }
@@ -182,7 +185,7 @@ export function indexSlots(lines: readonly TextLine[], detail: RgbImage): Slot[]
  * its largest difference (≥ 40 levels: text, not texture). Undefined when there is none, or when it
  * touches the box's top or bottom (the slot cuts something larger than a glyph).
  */
-function glyphInk(image: RgbImage, box: PixelBox): PixelBox | undefined {
+function glyphInk(image: RgbImage, box: PixelBox, plate?: PixelBox): PixelBox | undefined {
   const g = greyCrop(image, box, 3, 3);
   if (!g || g.maxDiff < 40) return undefined;
   const t = Math.max(40, g.maxDiff / 3);
@@ -192,7 +195,10 @@ function glyphInk(image: RgbImage, box: PixelBox): PixelBox | undefined {
   let maxY = -1;
   for (let y = 0; y < g.h; y++)
     for (let x = 0; x < g.w; x++)
-      if (Math.abs((g.grey[y * g.w + x] ?? 0) - g.bg) > t) {
+      if (
+        Math.abs((g.grey[y * g.w + x] ?? 0) - g.bg) > t &&
+        (!plate || inStadium(plate, g.x0 + x + 0.5, g.y0 + y + 0.5))
+      ) {
         minX = Math.min(minX, x);
         maxX = Math.max(maxX, x);
         minY = Math.min(minY, y);
@@ -200,6 +206,25 @@ function glyphInk(image: RgbImage, box: PixelBox): PixelBox | undefined {
       }
   if (maxX < 0 || minY === 0 || maxY === g.h - 1) return undefined;
   return { x0: g.x0 + minX, y0: g.y0 + minY, x1: g.x0 + maxX + 1, y1: g.y0 + maxY + 1, score: 1 };
+}
+
+/**
+ * A plate's rim as a share of its height: ink this near its box's outline may be the page showing at a
+ * corner (the box comes from a 2-pixel scan grid, up to a cell off each side: ~6% of a 22 pt disc).
+ */
+const PLATE_RIM = 0.08;
+
+/**
+ * Whether pixel centre (x, y) lies in the stadium inscribed in the plate's box, its rim in from it.
+ * A plate's corner radius is at most half its height (a capsule, a disc), so that stadium lies within
+ * the fill whatever the radius: outside it a corner may show the page behind the plate.
+ */
+function inStadium(plate: PixelBox, x: number, y: number): boolean {
+  const rim = Math.max(2, PLATE_RIM * (plate.y1 - plate.y0));
+  const r = (plate.y1 - plate.y0) / 2 - rim;
+  const cy = (plate.y0 + plate.y1) / 2;
+  const cx = Math.min(Math.max(x, plate.x0 + rim + r), plate.x1 - rim - r);
+  return r > 0 && (x - cx) ** 2 + (y - cy) ** 2 <= r * r;
 }
 
 /** The lines whose boxes (fractions) overlap the pixel box. */

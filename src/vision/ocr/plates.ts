@@ -38,14 +38,13 @@ const MIN_EDGE = 10;
 /** At most this many plates per screen (the reads are batched; a departure board shows ~10 chips). */
 const MAX_PLATES = 24;
 /**
- * The inner box read: inset 18% of the height from top and bottom and 22% from each end. A corner radius
- * is at most half the height (a capsule or disc), and such a curve is ≤ 0.12 of the height in from the
- * box's side at 0.18 of the height from its top; the rest is the scan's step (the region's box can be a
- * cell short of the shape's anti-aliased edge on each side), so the inner box holds only fill and text.
- * A capsule's text starts ≥ 0.25 of its height in (4 pt of padding on a 16 pt tag).
+ * The inner box read: inset 18% of the height from top and bottom and 8% from each end. Where a corner
+ * of it lies off a rounded end, `lone-glyphs.ts` looks for ink only inside the stadium the plate's box
+ * holds (a corner radius is at most half the height). A capsule's text starts ≥ 0.25 of its height in
+ * (4 pt of padding on a 16 pt tag); a label whose ink reaches the inner box's ends is not read there.
  */
 const INSET_Y = 0.18;
-const INSET_X = 0.22;
+const INSET_X = 0.08;
 
 const channel = (d: Uint8Array, o: number, c: number): number => d[o + c] as number;
 
