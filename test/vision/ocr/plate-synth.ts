@@ -38,7 +38,7 @@ export async function plateScreen(rows: readonly PlateRow[], dark = false): Prom
   const fg: Rgb = dark ? [255, 255, 255] : [0, 0, 0];
   const sec: Rgb = dark ? [141, 141, 147] : [138, 138, 142];
   const parts = [`<rect width="${W}" height="${H}" fill="${dark ? "#000000" : "#ffffff"}"/>`];
-  parts.push(fonts.shape("Departures", 16, 100, 34, { size: 34, weight: "semibold", fill: hex(fg) }).svg);
+  parts.push(fonts.shape("Departures", 16, 100, { size: 34, weight: "semibold", fill: hex(fg) }).svg);
   rows.forEach((r, i) => {
     const y = 130 + i * 64;
     const tw = fonts.measure(r.label, r.text, "semibold");
