@@ -103,18 +103,25 @@ function textBand(
   if (maxDiff < threshold) return undefined;
   let top = h;
   let bottom = -1;
-  const bottoms: number[] = [];
+  const columns: { high: number; low: number }[] = [];
   for (let x = 0; x < w; x++) {
+    let high = -1;
     let low = -1;
     for (let y = 0; y < h; y++)
       if (Math.abs((grey[y * w + x] ?? 0) - bg) > threshold) {
+        if (high < 0) high = y;
         top = Math.min(top, y);
         low = y;
       }
-    if (low >= 0) bottoms.push(low);
+    if (low >= 0) columns.push({ high, low });
     bottom = Math.max(bottom, low);
   }
-  if (bottoms.length < 3 || bottom <= top) return undefined;
+  if (columns.length < 3 || bottom <= top) return undefined;
+  // Only columns crossing much of the band vote: a stem or a bowl's side. The columns under an `m`'s or
+  // `n`'s arches hold only the arch's stroke, at the x-height: in `min` they outnumber the stems, and
+  // the baseline came out at the x-height (`3 min` cut to `min`, its `3` taken for a sinking icon).
+  const tall = columns.filter((c) => c.low - c.high >= STEM_SPAN * (bottom - top));
+  const bottoms = (tall.length >= 3 ? tall : columns).map((c) => c.low);
   // The baseline: the row most columns end on (with the rows either side, for anti-aliasing); a median
   // would be pulled up by columns ending high (a `T`'s bar, an `r`'s arm, an `M`'s diagonals).
   const count = new Map<number, number>();
@@ -130,6 +137,9 @@ function textBand(
   }
   return { top: crop.y0 + top, baseline: crop.y0 + baseline, em: (bottom - top + 1) / reach(text) };
 }
+
+/** A column votes for the baseline when its ink spans this share of the text's ink height or more. */
+const STEM_SPAN = 0.4;
 
 const DOTS = new Set(["·", ".", "•", "‧"]);
 const BARS = new Set(["1", "I", "l", "i", "|", "j", "!"]);

@@ -3,6 +3,7 @@ import type { TextLine } from "../types.js";
 import { badgeSlots } from "./badges.js";
 import type { PixelBox } from "./detect.js";
 import { greyCrop } from "./ink.js";
+import { plateSlots } from "./plates.js";
 
 /**
  * Lone glyphs the text detector cannot see. Detection runs on a 320 px wide map (`detectionWidth`), where
@@ -25,6 +26,11 @@ export type BoxReader = (
 const MAX_SLOTS = 40;
 /** A slot's reading is kept at this recogniser confidence (a lone glyph has no context to lean on). */
 const MIN_GLYPH_CONF = 0.3;
+/**
+ * A plate's reading is kept at this confidence: higher than a badge's, since a plate's colour says
+ * less (a badge is red, its glyph a count).
+ */
+const PLATE_CONF = 0.8;
 /** A section index sits along the trailing edge: its column's centre lies in the screen's last 12%. */
 const INDEX_MIN_CX = 0.88;
 /** Section-index slots tried past each end of the found run (`Z #` after a found `Y`). */
@@ -33,11 +39,16 @@ const INDEX_EXTEND = 3;
 /** A place a glyph is expected: pixel box in `detail`, and what may be read there. */
 interface Slot {
   box: PixelBox;
-  kind: "index" | "badge";
+  kind: "index" | "badge" | "plate";
+  /** A plate's whole shape (`plates.ts`): the box its text line is listed with, one tap target. */
+  plate?: PixelBox;
 }
 
 /**
- * Lines for glyphs found in predicted slots of `detail` (boxes as fractions), none overlapping `lines`.
+ * Lines for glyphs found in predicted slots of `detail` (boxes as fractions), none overlapping `lines`
+ * (`add`), but for a plate's label: a short line the detector found on a plate is read again from the
+ * plate's canvas, and that reading replaces it (`drop`) when it is at least as confident (a lone `F` on
+ * a grey tile read `E` at 0.94 in the detector's tight crop, `F` at 0.99 with the plate's even margin).
  * `image`: the working-size screen (`detail` may be the same screen sharper).
  */
 export async function loneGlyphs(
@@ -45,25 +56,39 @@ export async function loneGlyphs(
   image: RgbImage,
   detail: RgbImage,
   read: BoxReader,
-): Promise<TextLine[]> {
-  const slots = [
+): Promise<{ add: TextLine[]; drop: Set<TextLine> }> {
+  const badges = badgeSlots(image, detail);
+  const slots: Slot[] = [
     ...indexSlots(lines, detail),
-    ...badgeSlots(image, detail).map((box) => ({ box, kind: "badge" as const })),
+    ...badges.map((box) => ({ box, kind: "badge" as const })),
+    ...plateSlots(image, detail, badges).map((p) => ({
+      box: p.inner,
+      plate: p.plate,
+      kind: "plate" as const,
+    })),
   ];
-  const found: { slot: Slot; ink: PixelBox }[] = [];
+  const found: { slot: Slot; ink: PixelBox; over: TextLine[] }[] = [];
   for (const slot of slots) {
     if (found.length >= MAX_SLOTS) break;
-    const ink = glyphInk(detail, slot.box);
-    if (ink && !overlapsLine(ink, lines, detail)) found.push({ slot, ink });
+    const ink = glyphInk(detail, slot.box, slot.plate);
+    if (!ink) continue;
+    const over = overlapping(ink, lines, detail);
+    const { plate } = slot;
+    // A plate's label lies wholly inside the inner box; ink running into its ends is a label wider than
+    // the box reaches (`JSQ` on a 34 pt avatar disc read `ISC` from its middle): left to the detector.
+    if (plate && (ink.x0 <= Math.floor(slot.box.x0) || ink.x1 >= Math.ceil(slot.box.x1))) continue;
+    if (over.length === 0 || (plate && over.every((l) => shortLineOn(l, plate, detail))))
+      found.push({ slot, ink, over });
   }
-  if (found.length === 0) return [];
+  const drop = new Set<TextLine>();
+  if (found.length === 0) return { add: [], drop };
   // The index's glyphs are read as one line (`J L S T`): the recogniser reads a lone glyph unreliably
   // (its readings changed with a pixel of margin), a row of them as it reads any short line. Each badge
   // is its own line.
   const index = found.filter((f) => f.slot.kind === "index");
   const groups = [
     ...(index.length > 0 ? [index] : []),
-    ...found.filter((f) => f.slot.kind === "badge").map((f) => [f]),
+    ...found.filter((f) => f.slot.kind !== "index").map((f) => [f]),
   ];
   const { canvas, cells } = glyphCanvas(
     detail,
@@ -74,6 +99,14 @@ export async function loneGlyphs(
   groups.forEach((group, i) => {
     const r = readings[i];
     if (!r || r.conf < MIN_GLYPH_CONF) return;
+    const only = group[0];
+    if (only?.slot.kind === "plate") {
+      const text = plateText(r.text, r.conf);
+      if (text === undefined || only.over.some((l) => l.conf > r.conf && l.text !== text)) return;
+      out.push(lineAt(text, r.conf, only.slot.plate ?? only.ink, detail));
+      for (const l of only.over) drop.add(l);
+      return;
+    }
     // One token per glyph: split at the spaces read, or one character each when none was.
     const spaced = r.text.trim().split(/\s+/u);
     const chars = [...r.text.replace(/\s+/gu, "")];
@@ -83,14 +116,10 @@ export async function loneGlyphs(
       const token = tokens[k] ?? "";
       const text = slot.kind === "index" ? indexTitle(token, ink) : badgeCount(token);
       if (text === undefined) return;
-      out.push({
-        text,
-        conf: r.conf,
-        box: [ink.x0 / detail.width, ink.y0 / detail.height, ink.x1 / detail.width, ink.y1 / detail.height],
-      });
+      out.push(lineAt(text, r.conf, ink, detail));
     });
   });
-  return out;
+  return { add: out, drop };
 }
 
 /**
@@ -156,7 +185,7 @@ export function indexSlots(lines: readonly TextLine[], detail: RgbImage): Slot[]
  * its largest difference (≥ 40 levels: text, not texture). Undefined when there is none, or when it
  * touches the box's top or bottom (the slot cuts something larger than a glyph).
  */
-function glyphInk(image: RgbImage, box: PixelBox): PixelBox | undefined {
+function glyphInk(image: RgbImage, box: PixelBox, plate?: PixelBox): PixelBox | undefined {
   const g = greyCrop(image, box, 3, 3);
   if (!g || g.maxDiff < 40) return undefined;
   const t = Math.max(40, g.maxDiff / 3);
@@ -166,7 +195,10 @@ function glyphInk(image: RgbImage, box: PixelBox): PixelBox | undefined {
   let maxY = -1;
   for (let y = 0; y < g.h; y++)
     for (let x = 0; x < g.w; x++)
-      if (Math.abs((g.grey[y * g.w + x] ?? 0) - g.bg) > t) {
+      if (
+        Math.abs((g.grey[y * g.w + x] ?? 0) - g.bg) > t &&
+        (!plate || inStadium(plate, g.x0 + x + 0.5, g.y0 + y + 0.5))
+      ) {
         minX = Math.min(minX, x);
         maxX = Math.max(maxX, x);
         minY = Math.min(minY, y);
@@ -176,10 +208,36 @@ function glyphInk(image: RgbImage, box: PixelBox): PixelBox | undefined {
   return { x0: g.x0 + minX, y0: g.y0 + minY, x1: g.x0 + maxX + 1, y1: g.y0 + maxY + 1, score: 1 };
 }
 
-/** Whether the pixel box overlaps any line's box (fractions). */
-function overlapsLine(b: PixelBox, lines: readonly TextLine[], image: RgbImage): boolean {
+/**
+ * A plate's rim as a share of its height: ink this near its box's outline may be the page showing at a
+ * corner (the box comes from a 2-pixel scan grid, up to a cell off each side: ~6% of a 22 pt disc).
+ */
+const PLATE_RIM = 0.08;
+
+/**
+ * Whether pixel centre (x, y) lies in the stadium inscribed in the plate's box, its rim in from it.
+ * A plate's corner radius is at most half its height (a capsule, a disc), so that stadium lies within
+ * the fill whatever the radius: outside it a corner may show the page behind the plate.
+ */
+function inStadium(plate: PixelBox, x: number, y: number): boolean {
+  const rim = Math.max(2, PLATE_RIM * (plate.y1 - plate.y0));
+  const r = (plate.y1 - plate.y0) / 2 - rim;
+  const cy = (plate.y0 + plate.y1) / 2;
+  const cx = Math.min(Math.max(x, plate.x0 + rim + r), plate.x1 - rim - r);
+  return r > 0 && (x - cx) ** 2 + (y - cy) ** 2 <= r * r;
+}
+
+/** The lines whose boxes (fractions) overlap the pixel box. */
+function overlapping(b: PixelBox, lines: readonly TextLine[], image: RgbImage): TextLine[] {
   const [l, t, r, btm] = [b.x0 / image.width, b.y0 / image.height, b.x1 / image.width, b.y1 / image.height];
-  return lines.some(({ box }) => box[0] < r && l < box[2] && box[1] < btm && t < box[3]);
+  return lines.filter(({ box }) => box[0] < r && l < box[2] && box[1] < btm && t < box[3]);
+}
+
+/** A line of one short word (≤ 6 characters, a plate's label) whose box's centre lies on the plate. */
+function shortLineOn(line: TextLine, plate: PixelBox, image: RgbImage): boolean {
+  const cx = ((line.box[0] + line.box[2]) / 2) * image.width;
+  const cy = ((line.box[1] + line.box[3]) / 2) * image.height;
+  return /^\S{1,6}$/u.test(line.text) && cx > plate.x0 && cx < plate.x1 && cy > plate.y0 && cy < plate.y1;
 }
 
 /**
@@ -263,6 +321,26 @@ function indexTitle(text: string, ink: PixelBox): string | undefined {
   // SF Pro draws c o s v w x z as the capital's shape, smaller; in a column of capitals it is the capital.
   if (/^[cosvwxz]$/.test(t)) return t.toUpperCase();
   return /^[\p{L}#]$/u.test(t) ? t : undefined;
+}
+
+/** A line of `text` read at `conf` on the ink box `ink` of `detail`. */
+function lineAt(text: string, conf: number, ink: PixelBox, detail: RgbImage): TextLine {
+  return {
+    text,
+    conf,
+    box: [ink.x0 / detail.width, ink.y0 / detail.height, ink.x1 / detail.width, ink.y1 / detail.height],
+  };
+}
+
+/**
+ * A plate's label reading (`plates.ts`) kept at `PLATE_CONF` or more: one word of one to six letters or
+ * digits starting with a capital or a digit (`F`, `71A`, `U2`, `NATIVE`, `Live`, `12`, `99+`). A plate
+ * holding a symbol (a settings row's icon, a button's glyph) reads as a letter at best weakly, or as
+ * punctuation.
+ */
+function plateText(text: string, conf: number): string | undefined {
+  const t = text.trim();
+  return conf >= PLATE_CONF && /^[\p{Lu}\p{N}][\p{L}\p{N}]{0,5}\+?$/u.test(t) ? t : undefined;
 }
 
 /** A badge's count: one to three digits, maybe with a `+` (`99+`). */

@@ -277,7 +277,9 @@ export class PaddleOcrEngine implements OcrEngine {
       }
     });
     // Lone glyphs too small for the detection map (section-index letters, badge counts).
-    lines.push(...(await loneGlyphs(lines, image, detail, (img, bx) => this.read(img, bx))));
+    const lone = await loneGlyphs(lines, image, detail, (img, bx) => this.read(img, bx));
+    for (let i = lines.length - 1; i >= 0; i--) if (lone.drop.has(lines[i] as TextLine)) lines.splice(i, 1);
+    lines.push(...lone.add);
     // Brace-only lines of a code block, in its empty line slots (`code-brackets.ts`).
     lines.push(...codeBrackets(lines, detail));
     return columnCase([...lines, ...underZero(lines, plusses)]);
