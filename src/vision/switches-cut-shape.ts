@@ -75,7 +75,7 @@ function topOf(g: Grid, x: number, y: number, colour: readonly number[], limit: 
  * The cut switch whose track is run `track` and whose knob run `knob` lies on `side` of it (+1: the knob
  * is right of the track, the switch is on), the row `y` being the screen's last whole grid row.
  */
-function fit(g: Grid, y: number, track: Run, knob: Run, side: -1 | 1): ShapeCut | null {
+function fitCapsule(g: Grid, y: number, track: Run, knob: Run, side: -1 | 1): ShapeCut | null {
   const tw = track.x1 - track.x0;
   if (tw < 4) return null;
   // The top edge of the track along its columns (the outer end first).
@@ -192,7 +192,7 @@ export function findShapeCutSwitches(
       // A pale "knob" beside a pale "track" is an off track beside the knob's shadow (iOS 26's pill knob
       // casts a grey band at its side): a knob that is not white goes only with a dark or tinted track.
       if (brightness(knob.colour) < KNOB_WHITE && brightness(track.colour) >= PALE_TRACK) continue;
-      const c = fit(g, y, track, knob, side);
+      const c = fitCapsule(g, y, track, knob, side);
       if (!c) continue;
       const clash = (b: readonly [number, number, number, number]) =>
         b[0] < c.box[2] && c.box[0] < b[2] && b[1] < c.box[3] && c.box[1] < b[3];
