@@ -53,15 +53,7 @@ export function ctcDecode(
 ): CtcResult {
   const alts: string[] = [];
   const altScores: number[] = [];
-  const out: CtcResult = {
-    chars: [],
-    scores: [],
-    steps: [],
-    length: steps,
-    spaceBefore: [],
-    alts,
-    altScores,
-  };
+  const out: CtcResult = { ...emptyResult(steps), alts, altScores };
   // The space class is the dictionary's last entry (PaddleOCR's use_space_char), CTC class `classes − 1`.
   const spaceClass = dictionary[classes - 2] === " " ? classes - 1 : -1;
   // Both forms of a character share one key, so a run switching between them collapses.
@@ -147,6 +139,11 @@ export function ctcDecode(
  */
 export const SPACE_SCORE = 0.02;
 
+/** A result with no characters yet, over `length` time steps (what decode and restoreSpaces fill in). */
+function emptyResult(length: number): CtcResult {
+  return { chars: [], scores: [], steps: [], length, spaceBefore: [] };
+}
+
 /**
  * Put back the spaces the greedy decode dropped between words: where the space class scored at least
  * `SPACE_SCORE` between two characters, and after a comma (`Today,-5HRS` → `Today, -5HRS`) unless it
@@ -157,15 +154,7 @@ export function restoreSpaces(r: CtcResult, minScore = SPACE_SCORE): CtcResult {
   const restored: number[] = [];
   const alts: string[] = [];
   const altScores: number[] = [];
-  const out: CtcResult = {
-    chars: [],
-    scores: [],
-    steps: [],
-    length: r.length,
-    spaceBefore: [],
-    restored,
-    ...(r.alts ? { alts, altScores } : {}),
-  };
+  const out: CtcResult = { ...emptyResult(r.length), restored, ...(r.alts ? { alts, altScores } : {}) };
   const isDigit = (c: string | undefined) => c !== undefined && c >= "0" && c <= "9";
   r.chars.forEach((c, i) => {
     const prev = out.chars[out.chars.length - 1];
