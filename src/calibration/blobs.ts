@@ -1,4 +1,5 @@
 import sharp from "sharp";
+import { floodRegion } from "../shared/flood-box.js";
 import type { GrayImage } from "../shared/image.js";
 import { summedArea, windowMean } from "../shared/window-mean.js";
 import { PiclawError } from "../util/errors.js";
@@ -64,36 +65,17 @@ export function findBlobs(img: GrayImage, options: Partial<BlobOptions> = {}): B
       if ((data[y * w + x] ?? 0) > windowMean(table, w, h, x, y, r) + o.contrast) mask[y * w + x] = 1;
   const maxArea = (w * h) / 50;
   const blobs: Blob[] = [];
-  // Flood fill (4-connected) with an explicit stack; visited pixels are marked 2.
+  // Mask pixels are 1; visited pixels are marked 2.
   const stack = new Int32Array(w * h);
-  let top = 0;
-  const push = (q: number): void => {
-    if (mask[q] !== 1) return;
+  const enter = (q: number): boolean => {
+    if (mask[q] !== 1) return false;
     mask[q] = 2;
-    stack[top++] = q;
+    return true;
   };
   for (let start = 0; start < w * h; start++) {
     if (mask[start] !== 1) continue;
-    push(start);
-    let area = 0;
-    let minX = w;
-    let minY = h;
-    let maxX = 0;
-    let maxY = 0;
-    while (top > 0) {
-      const p = stack[--top] ?? 0;
-      const px = p % w;
-      const py = (p - px) / w;
-      area++;
-      if (px < minX) minX = px;
-      if (px > maxX) maxX = px;
-      if (py < minY) minY = py;
-      if (py > maxY) maxY = py;
-      if (px > 0) push(p - 1);
-      if (px < w - 1) push(p + 1);
-      if (py > 0) push(p - w);
-      if (py < h - 1) push(p + w);
-    }
+    mask[start] = 2;
+    const { x0: minX, y0: minY, x1: maxX, y1: maxY, count: area } = floodRegion(w, h, start, stack, enter);
     const bw = maxX - minX + 1;
     const bh = maxY - minY + 1;
     if (area < o.minArea || area > maxArea) continue;

@@ -1,3 +1,4 @@
+import { floodRegion } from "../../shared/flood-box.js";
 import type { RgbImage } from "../../shared/image.js";
 import type { PixelBox } from "./detect.js";
 
@@ -22,13 +23,6 @@ function isBadgeRed(d: Uint8Array, o: number): boolean {
 /** The scan's grid step in working pixels. */
 const STEP = 2;
 
-/** Marks an unvisited red cell visited and queues it. */
-function visit(red: Uint8Array, q: number, stack: number[]): void {
-  if (red[q] !== 1) return;
-  red[q] = 2;
-  stack.push(q);
-}
-
 /** At most this many badges per screen (a home screen rarely shows more than a few). */
 const MAX_BADGES = 12;
 
@@ -49,31 +43,17 @@ export function badgeSlots(image: RgbImage, detail: RgbImage): PixelBox[] {
   const minH = (0.03 * image.width) / STEP;
   const maxH = (0.1 * image.width) / STEP;
   const out: PixelBox[] = [];
-  const stack: number[] = [];
+  const stack = new Int32Array(W * H);
+  // Red cells are 1; visited cells are marked 2.
+  const enter = (q: number): boolean => {
+    if (red[q] !== 1) return false;
+    red[q] = 2;
+    return true;
+  };
   for (let start = 0; start < W * H && out.length < MAX_BADGES; start++) {
     if (red[start] !== 1) continue;
-    // Flood fill (4-connected), marking visited cells 2.
-    let x0 = W;
-    let y0 = H;
-    let x1 = -1;
-    let y1 = -1;
-    let n = 0;
     red[start] = 2;
-    stack.push(start);
-    while (stack.length > 0) {
-      const p = stack.pop() ?? 0;
-      const x = p % W;
-      const y = (p - x) / W;
-      n++;
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
-      if (x > 0) visit(red, p - 1, stack);
-      if (x < W - 1) visit(red, p + 1, stack);
-      if (y > 0) visit(red, p - W, stack);
-      if (y < H - 1) visit(red, p + W, stack);
-    }
+    const { x0, y0, x1, y1, count: n } = floodRegion(W, H, start, stack, enter);
     const w = x1 - x0 + 1;
     const h = y1 - y0 + 1;
     if (h < minH || h > maxH || w < 0.8 * h || w > 3 * h) continue;

@@ -1,3 +1,4 @@
+import { floodRegion } from "../../shared/flood-box.js";
 import type { RgbImage } from "../../shared/image.js";
 import type { PixelBox } from "./detect.js";
 
@@ -87,34 +88,13 @@ export function plateSlots(image: RgbImage, detail: RgbImage, skip: readonly Pix
     const r = channel(data, o0, 0);
     const g = channel(data, o0, 1);
     const b = channel(data, o0, 2);
-    let x0 = W;
-    let y0 = H;
-    let x1 = -1;
-    let y1 = -1;
-    let n = 0;
-    let top = 0;
     seen[start] = 1;
-    stack[top++] = start;
-    while (top > 0) {
-      const p = stack[--top] as number;
-      const x = p % W;
-      const y = (p - x) / W;
-      n++;
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
-      const push = (q: number) => {
-        if (seen[q] === 0 && near(data, at(q), r, g, b)) {
-          seen[q] = 1;
-          stack[top++] = q;
-        }
-      };
-      if (x > 0) push(p - 1);
-      if (x < W - 1) push(p + 1);
-      if (y > 0) push(p - W);
-      if (y < H - 1) push(p + W);
-    }
+    const enter = (q: number): boolean => {
+      if (seen[q] !== 0 || !near(data, at(q), r, g, b)) return false;
+      seen[q] = 1;
+      return true;
+    };
+    const { x0, y0, x1, y1, count: n } = floodRegion(W, H, start, stack, enter);
     const w = x1 - x0 + 1;
     const h = y1 - y0 + 1;
     if (n > maxCells || h < minH || h > maxH || w < MIN_ASPECT * h || w > MAX_ASPECT * h) continue;
