@@ -12,6 +12,13 @@ import {
 } from "./wave-planner.js";
 
 /**
+ * A wave is chained behind the last one only while that one has at least this long left to transmit;
+ * closer to its end the runner lets the engine run dry and reports an underrun (waves last 15–45 ms, and
+ * Node normally sends the next as the queued one starts, a whole wave ahead).
+ */
+const CHAIN_GUARD_MS = 3;
+
+/**
  * How a streamed move ended, and where the motors are (steps actually sent). `underrun`: Node queued the
  * next wave after the DMA engine had run dry, so the motors stopped short (abruptly); the rest of the move
  * was not sent, and the caller replans it from rest.
@@ -94,7 +101,13 @@ export class WaveRunner {
       // on a loaded machine is tens of ms later, and the elapsed-time estimate would count waves that
       // were cut off (a 4 mm error seen at load 26).
       if (this.stoppedAt) return { end: "stopped", position: this.stoppedAt };
-      if (this.starvedAt) return { end: "underrun", position: this.starvedAt };
+      if (this.starvedAt) {
+        // The last wave may still be finishing (a wave too close to its end is not chained behind it):
+        // the caller's replan starts with WAVE_MODE_ONE_SHOT, which would cut it short.
+        await this.drain();
+        if (this.stoppedAt) return { end: "stopped", position: this.stoppedAt };
+        return { end: "underrun", position: this.starvedAt };
+      }
       const last = this.finalPlan ?? plan;
       return { end: this.held && !samePosition(last.to, plan.to) ? "held" : "done", position: last.to };
     } finally {
@@ -178,7 +191,7 @@ export class WaveRunner {
     // end of the last wave; sending the rest now would restart them at cruise speed from rest — a jump
     // no motor follows (lost steps). So the rest is dropped and run() returns `underrun` for the caller
     // to replan it with an acceleration from rest.
-    if (this.sentWaves > 0 && !this.pigpio.waveTxBusy()) {
+    if (this.sentWaves > 0 && this.tooLateToChain()) {
       this.pigpio.waveDelete(id);
       this.log.warn("wave underrun: Node queued the next wave too late; replanning from rest", {
         waves: this.sentWaves,
@@ -200,6 +213,20 @@ export class WaveRunner {
     this.inFlight.push({ ...next, id, startMs });
   }
 
+  /**
+   * Whether a wave sent now might not chain: nothing transmits, or the last wave sent ends within
+   * `CHAIN_GUARD_MS`. A busy check alone leaves a window between it and the send in which the engine can
+   * run dry unseen (a GC pause or a preemption there: gaps of 9–14 ms between chained waves at load 15–22,
+   * none reported); the guard makes that window need a pause longer than the time left. The estimate of
+   * the last wave's end is never early (a chain's start is dated as its send returns).
+   */
+  private tooLateToChain(): boolean {
+    if (!this.pigpio.waveTxBusy()) return true;
+    const last = this.inFlight.at(-1);
+    if (!last) return true;
+    return this.clock.now() >= last.startMs + last.chunk.durationUs / 1000 - CHAIN_GUARD_MS;
+  }
+
   /** Delete waves the DMA engine has moved past (never the one transmitting). */
   private retireFinished(): void {
     const at = this.pigpio.waveTxAt();
@@ -211,6 +238,13 @@ export class WaveRunner {
       this.inFlight.shift();
       this.pigpio.waveDelete(first.id);
     }
+  }
+
+  /** Waits (bounded: the waves in flight's time plus a margin) until nothing transmits or stop() is called. */
+  private async drain(): Promise<void> {
+    const waveMs = this.inFlight.reduce((sum, f) => sum + f.chunk.durationUs / 1000, 0);
+    const deadline = this.clock.now() + waveMs + 50;
+    while (!this.stoppedAt && this.pigpio.waveTxBusy() && this.clock.now() < deadline) await this.sleep(1);
   }
 
   private nextCheckMs(): number {

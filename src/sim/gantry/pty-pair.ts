@@ -19,6 +19,9 @@ export interface PtyPair {
   close(): Promise<void>;
 }
 
+/** How long the relay may take to announce its two ptys (a bound, not an expectation: it is ~0.1 s idle). */
+const PTY_START_MS = 20_000;
+
 /**
  * Relays bytes between two raw ptys; exits when its stdin closes, so it never outlives its parent.
  * argv[1], argv[2]: optional symlink paths for the two ends (socat's `link=`), removed on exit.
@@ -106,9 +109,10 @@ export async function openPtyPair(options: PtyPairOptions = {}): Promise<PtyPair
     let text = "";
     const stream = via === "socat" ? child.stderr : child.stdout;
     const pattern = via === "socat" ? /PTY is (\/dev\/\S+)/g : /^(\/dev\/\S+)$/gm;
+    // Python's start alone took over 5 s with the test suite running at load 22–26 on 2 cores.
     const timer = setTimeout(
-      () => reject(new PiclawError("SIM_PTY_FAILED", `${via} gave no pty within 5 s`)),
-      5000,
+      () => reject(new PiclawError("SIM_PTY_FAILED", `${via} gave no pty within ${PTY_START_MS / 1000} s`)),
+      PTY_START_MS,
     );
     stream?.on("data", (chunk: Buffer) => {
       text += chunk.toString("utf8");

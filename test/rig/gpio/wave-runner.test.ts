@@ -102,3 +102,46 @@ describe("WaveRunner timing of sends and stops", () => {
     expect(await running).toEqual({ end: "stopped", position: here });
   });
 });
+
+describe("WaveRunner chaining near a wave's end", () => {
+  it("does not chain a wave behind one about to end: lets it finish, then reports the underrun", async () => {
+    const maxPulses = 400;
+    const { pigpio, busy } = scriptedPigpio(maxPulses);
+    const sent: number[] = [];
+    const deleted: number[] = [];
+    let onAir = 0;
+    const send = pigpio.waveTxSend.bind(pigpio);
+    pigpio.waveTxSend = (id: number, mode: number) => {
+      sent.push(id);
+      return send(id, mode);
+    };
+    pigpio.waveDelete = (id: number) => {
+      deleted.push(id);
+      return 0;
+    };
+    pigpio.waveTxAt = () => (busy.value ? onAir : 9999);
+    let nowMs = 1_000;
+    const runner = new WaveRunner(pigpio, { now: () => nowMs }, quietLog());
+    const plan = planMove(profile, { a: 0, b: 0 }, { a: 4_000, b: 0 });
+    const chunks = chunkPulses(plan.pulses, Math.floor(maxPulses * 0.45));
+    const [c0, c1, c2] = chunks;
+    if (!c0 || !c1 || !c2) throw new Error("fewer than three chunks");
+    let settled = false;
+    const running = runner.run(plan).finally(() => {
+      settled = true;
+    });
+    expect(sent).toEqual([0, 1]); // transmitting + queued
+    // Node wakes late: the second wave is on air with 1 ms left (busy, yet too close to its end for a
+    // wave sent now to be sure to chain — a pause before the send would leave a gap nobody sees).
+    onAir = 1;
+    nowMs = 1_000 + (c0.durationUs + c1.durationUs) / 1000 - 1;
+    for (let i = 0; i < 200 && !deleted.includes(2); i++) await new Promise((r) => setTimeout(r, 2));
+    expect(deleted).toContain(2); // the third wave was created and dropped, not sent
+    expect(sent).toEqual([0, 1]);
+    // The second wave is still transmitting: run() waits for it (a replan's ONE_SHOT would cut it short).
+    await new Promise((r) => setTimeout(r, 20));
+    expect(settled).toBe(false);
+    busy.value = false;
+    expect(await running).toEqual({ end: "underrun", position: stepsDoneAt(plan, c2.startUs - 0.5) });
+  });
+});
