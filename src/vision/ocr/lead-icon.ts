@@ -53,6 +53,7 @@ export function leadingIcon(image: RgbImage, line: PixelBox, text: string, space
     g.holes > (HOLES.get(first) ?? 0) ||
     (BARS.has(first) && g.aspect >= 0.85) ||
     (CHECK_READS.has(first) && g.leftTop >= CHECK_ARM) ||
+    (ROUND_COUNTERS.has(first) && g.core >= CORE_INK) ||
     tall >= 1.2 * reach(first) ||
     sinks
   );
@@ -68,6 +69,23 @@ export function leadingIcon(image: RgbImage, line: PixelBox, text: string, space
 const CHECK_READS = new Set(["V", "v", "√", "✓", "✔"]);
 const CHECK_ARM = 0.3;
 
+/**
+ * Round letters whose one counter spans the glyph's centre (SF Pro's `O 0 o D Q`: a closed bowl, no
+ * bar or stroke crosses the middle; SF Pro's text zero is not slashed). A glyph read as one of them with
+ * ink in its middle is a symbol in a circle or a ring (a tyre's `(!)`, ⓘ, a selected radio button, a
+ * clock face: SF Symbols' `*.circle` family, which iOS sets before labels as cells' leading images).
+ * The hole count tells that on a screenshot (`0` with two holes); a camera frame's blur closes the
+ * small hole between the mark and the ring, and only the inked centre is left to tell.
+ */
+const ROUND_COUNTERS = new Set(["O", "0", "o", "D", "Q"]);
+/**
+ * Share of the glyph box's middle ninth (the centre third across and down) that must be ink. A round
+ * letter's counter leaves it blank: at SF Pro's stroke of ~0.1 em, `0`'s counter is ~0.35 em wide, so
+ * its middle third (~0.2 em) clears the stroke even blurred by σ ≈ 1 px on a 11 px em
+ * (`rc-yattee-home-compact`'s `0 bookmarks` filmed: 0). A mark inside a ring (an `!`'s bar,
+ * a radio button's dot) fills a fifth or more of it.
+ */
+const CORE_INK = 0.15;
 /**
  * How far below the text's baseline, in ems, a leading glyph's ink must reach to be an image. A 20 pt
  * image centred on 17 pt text overhangs its baseline by ~0.2 em; the blur of a camera frame lowers a
@@ -160,6 +178,8 @@ interface GlyphShape {
   bottom: number;
   /** The highest ink in its leftmost fifth of columns, as a share of its height down from its top. */
   leftTop: number;
+  /** Share of the middle ninth of its box (centre third across and down) that is ink. */
+  core: number;
 }
 
 /**
@@ -239,7 +259,15 @@ function glyphShape(image: RgbImage, box: PixelBox, lineInkHeight: number): Glyp
   let leftTop = y1;
   for (let x = x0; x <= x0 + Math.floor((bw - 1) / 5); x++)
     for (let y = y0; y < leftTop; y++) if (ink[y * w + x]) leftTop = y;
+  let core = 0;
+  let cells = 0;
+  for (let y = y0 + Math.ceil(bh / 3); y < y0 + Math.floor((2 * bh) / 3); y++)
+    for (let x = x0 + Math.ceil(bw / 3); x < x0 + Math.floor((2 * bw) / 3); x++) {
+      cells++;
+      core += ink[y * w + x] ?? 0;
+    }
   return {
+    core: cells > 0 ? core / cells : 0,
     fill: count / (bw * bh),
     aspect: bw / bh,
     holes,

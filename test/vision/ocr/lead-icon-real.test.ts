@@ -21,6 +21,8 @@ const FILMED: [string, number, string][] = [
   ["rb-twilio-callkit-incoming.jpg", 63, "Quickstart Audio…"], // an app-icon tile read `@`
   ["rc-netnewswire-feeds-light.png", 90, "kottke.org"], // a favicon tile read `K`
   ["rd-fordpass-home-widget-medium.jpg", 114, "Tires （psi):"], // a tyre read `O`
+  ["rd-fordpass-home-widget-dark.jpg", 114, "Tires (psi)"], // a tyre read `O`, its `!` blurred into one hole
+  ["rd-fordpass-home-widgets-light.jpg", 116, "Tires （psi)"], // the same (`（` as the filmed frame reads it)
   ["rc-icecubes-trending.jpg", 87, "276"], // a star button read `☆` before its count
   ["ra-tzimagepicker-grid-zh.png", 36, "原图（1.1M）"], // a radio circle read `●`
   ["rb-messagekit-chat.png", 58, "0:04"], // an audio bubble's track taken for a minus
@@ -55,4 +57,11 @@ describe("leading icons on real screens, read by the real models", () => {
     ];
     for (const [name, text] of cases) expect(await readShot(await loadRealImage(name)), text).toContain(text);
   }, 120_000);
+
+  it("keeps a count's 0 filmed: its counter's middle is blank under the camera's blur", async () => {
+    const lines = (await engine().recognize(await filmedRealScreen("rc-yattee-home-compact.png", 104))).map(
+      (l) => l.text,
+    );
+    expect(lines).toContain("0 bookmarks");
+  }, 60_000);
 });

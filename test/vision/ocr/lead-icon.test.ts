@@ -119,3 +119,30 @@ describe("a menu's check mark read as V", () => {
     expect(leadingIcon(img, box(10, 16, 224, 60), "V Name", 66)).toBe(false);
   });
 });
+
+describe("a symbol in a ring read as a round letter", () => {
+  /** A ring of radius 18 round (32, 38), cap height tall, as 24 chords. */
+  const ring: [number, number, number, number][] = Array.from({ length: 24 }, (_, k) => {
+    const a = (2 * Math.PI * k) / 24;
+    const b = (2 * Math.PI * (k + 1)) / 24;
+    return [
+      Math.round(32 + 18 * Math.cos(a)),
+      Math.round(38 + 18 * Math.sin(a)),
+      Math.round(32 + 18 * Math.cos(b)),
+      Math.round(38 + 18 * Math.sin(b)),
+    ];
+  });
+
+  it("is an icon when ink fills the ring's middle (a tyre's `!`, one hole as a camera's blur leaves it)", () => {
+    const img = line17([...ring, [32, 28, 32, 40]]);
+    expect(leadingIcon(img, box(10, 16, 224, 60), "O Name", 66)).toBe(true);
+    expect(leadingIcon(img, box(10, 16, 224, 60), "0 Name", 66)).toBe(true);
+  });
+
+  it("keeps an O or 0 whose counter is blank, and other letters with ink in their middle", () => {
+    expect(leadingIcon(line17(ring), box(10, 16, 224, 60), "O Name", 66)).toBe(false);
+    expect(leadingIcon(line17(ring), box(10, 16, 224, 60), "0 Name", 66)).toBe(false);
+    // Read as a capital with one counter that does not span its middle (`P`, `A`): left as read.
+    expect(leadingIcon(line17([...ring, [32, 28, 32, 40]]), box(10, 16, 224, 60), "P Name", 66)).toBe(false);
+  });
+});
