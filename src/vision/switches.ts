@@ -22,6 +22,7 @@ import {
 } from "./switches-grid.js";
 import { findOutlineSwitches } from "./switches-outline.js";
 import { blurredRim, KNOB_RIM, textured } from "./switches-rim.js";
+import { washedOffSwitch } from "./switches-washed.js";
 
 /**
  * iOS switches (UISwitch) found in the pixels, in either state, whatever the detector saw. The shape
@@ -362,10 +363,13 @@ export function findSwitches(image: RgbImage): FoundSwitch[] {
     if (!found.some((f) => overlaps(f, c)) && !textured(g, smooth, c.box)) found.push(c);
   // Disabled switches (`isEnabled = false`), drawn dimmed over their cell: the same scan on the grid
   // with that dimming undone (`switches-disabled.ts`).
+  // An enabled light off switch whose contrast a camera squeezed shows there too (`switches-washed.ts`).
   for (const u of undimmedGrids(g, smooth))
-    for (const c of scanRows(u.grid))
-      if (!found.some((f) => overlaps(f, c)) && dimmedKnob(g, c.box, c.on, u.bg, c.colour))
-        found.push({ ...c, disabled: true });
+    for (const c of scanRows(u.grid)) {
+      if (found.some((f) => overlaps(f, c))) continue;
+      if (dimmedKnob(g, c.box, c.on, u.bg, c.colour)) found.push({ ...c, disabled: true });
+      else if (washedOffSwitch(g, c.box, c.on, u.bg, c.colour)) found.push(c);
+    }
   for (const o of findOutlineSwitches(g))
     if (!found.some((f) => overlaps(f, { ...o, merged: false }))) found.push({ ...o, merged: false });
   for (const c of findCutSwitches(g, found))
