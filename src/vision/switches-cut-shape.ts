@@ -47,6 +47,17 @@ const KNOB_LIGHTER = 12;
 const KNOB_WHITE = 238;
 /** A track this bright is an off track's grey (#E9E9EA light), not dark mode's #39393D nor a tint. */
 const PALE_TRACK = 150;
+/**
+ * Rows read for the knob and the track, up from the last one: a switch cut low (most of it showing) has
+ * hardly any knob on the last row — the knob is inset 2 pt, and the capsule's round bottom narrows both
+ * runs there — so its runs are read higher up, as far as the middle of a 31 pt track shown at 95%
+ * (~14 cells) and of a filmed frame's last rows, which the screen's edge blurs into the bezel.
+ */
+const ROWS_UP = 16;
+/** …and only where it lies at least this far (in track heights) under the track's top. */
+const MID_ROW = 0.35;
+/** Every other row (a cell is about a point; the runs change little from one to the next). */
+const ROW_STEP = 2;
 /** Cells out from the box where the background is read (above and beside): one flat colour. */
 const OUT = 3;
 /** The background cells' largest channel difference from their median, at most. */
@@ -137,6 +148,9 @@ function placed(
   const kr = kh / 2;
   const kDepth = y + 0.5 - (t0 + kInset);
   if (kDepth <= 1) return null;
+  // A row above the last is read only for a switch cut low, and there only near the capsule's middle,
+  // where the knob and the track are widest (a row near the top of a switch cut high is the last row's job).
+  if (y < g.h - 2 && y + 0.5 - t0 < MID_ROW * h) return null;
   const kFar = side === 1 ? x1 - kInset : x0 + kInset; // the knob's end away from the track
   const kNear = kFar - side * (kw - kr + halfChord(kDepth, kr));
   const near = side === 1 ? knob.x0 : knob.x1;
@@ -177,7 +191,17 @@ export function findShapeCutSwitches(
   taken: readonly (readonly [number, number, number, number])[],
 ): ShapeCut[] {
   const out: ShapeCut[] = [];
-  const y = g.h - 2;
+  for (let d = 0; d <= ROWS_UP; d += ROW_STEP) scanRow(g, g.h - 2 - d, taken, out);
+  return out;
+}
+
+/** The cut switches whose knob and track cross row `y`, added to `out`. */
+function scanRow(
+  g: Grid,
+  y: number,
+  taken: readonly (readonly [number, number, number, number])[],
+  out: ShapeCut[],
+): void {
   const rs = runs(g, y);
   for (let k = 0; k < rs.length; k++) {
     const knob = rs[k];
@@ -200,5 +224,4 @@ export function findShapeCutSwitches(
       out.push(c);
     }
   }
-  return out;
 }

@@ -19,6 +19,20 @@ export const isKnob = (c: readonly number[]): boolean =>
   Math.min(c[0] ?? 0, c[1] ?? 0, c[2] ?? 0) >= KNOB_MIN &&
   Math.max(c[0] ?? 0, c[1] ?? 0, c[2] ?? 0) - Math.min(c[0] ?? 0, c[1] ?? 0, c[2] ?? 0) <= KNOB_TINT;
 
+/**
+ * A pale knob: neutral and at least this light, but under `KNOB_MIN`. Dark-mode documentation
+ * screenshots are often saved with reduced levels or a dimmed gamma (a white knob measured #C7C7CC and
+ * lower), and apps set a light grey `thumbTintColor`; on a dark cell such a knob is still by far the
+ * lightest thing on the control. Not under 170: a disabled switch's knob on a dark cell is white at
+ * half opacity over #1C1C1E (~#8D8D8E, 141; 164 at 0.6), which `switches-disabled.ts` reads and flags.
+ */
+const PALE_KNOB_MIN = 170;
+
+/** Whether `c` is a pale knob's colour (see `PALE_KNOB_MIN`); only on a dark cell (`switches.ts`). */
+export const isPaleKnob = (c: readonly number[]): boolean =>
+  Math.min(c[0] ?? 0, c[1] ?? 0, c[2] ?? 0) >= PALE_KNOB_MIN &&
+  Math.max(c[0] ?? 0, c[1] ?? 0, c[2] ?? 0) - Math.min(c[0] ?? 0, c[1] ?? 0, c[2] ?? 0) <= KNOB_TINT;
+
 export interface Grid {
   w: number;
   h: number;

@@ -13,6 +13,7 @@ import {
   flatOffset,
   type Grid,
   isKnob,
+  isPaleKnob,
   meanGrid,
   type Run,
   runs,
@@ -22,6 +23,7 @@ import {
 } from "./switches-grid.js";
 import { findOutlineSwitches } from "./switches-outline.js";
 import { blurredRim, KNOB_RIM, textured } from "./switches-rim.js";
+import { washedOffSwitch } from "./switches-washed.js";
 
 /**
  * iOS switches (UISwitch) found in the pixels, in either state, whatever the detector saw. The shape
@@ -195,7 +197,7 @@ function joinKnobMarks(rs: readonly Run[]): MarkedRun[] {
 
 function candidateAt(g: Grid, y: number, rs: readonly MarkedRun[], k: number): Candidate | null {
   const run = rs[k];
-  if (!run || !isKnob(run.colour)) return null;
+  if (!run || !(isKnob(run.colour) || isPaleKnob(run.colour))) return null;
   const rw = run.x1 - run.x0;
   if (rw < KNOB_WIDE.min * TRACK_HEIGHT.min) return null;
   for (const side of [-1, 1] as const) {
@@ -210,13 +212,9 @@ function candidateAt(g: Grid, y: number, rs: readonly MarkedRun[], k: number): C
     const [t0, t1] = trackExtent(g, y, track, TRACK_HEIGHT.max + 1);
     const h = t1 - t0;
     if (h < TRACK_HEIGHT.min || h > TRACK_HEIGHT.max) continue;
-    // Under the shrunk control's floor only on a dark cell, where the blur is what cut the height.
-    if (
-      h < SHRUNK_MIN &&
-      brightness(cell(g, side === 1 ? Math.min(g.w - 1, track.x1 + 3) : Math.max(0, track.x0 - 4), y)) >
-        DARK_CELL
-    )
-      continue;
+    // Under the shrunk control's floor, or with a pale knob, only on a dark cell (blur cut the height).
+    const beside = cell(g, side === 1 ? Math.min(g.w - 1, track.x1 + 3) : Math.max(0, track.x0 - 4), y);
+    if ((h < SHRUNK_MIN || !isKnob(run.colour)) && brightness(beside) > DARK_CELL) continue;
     if (Math.abs((t0 + t1) / 2 - y) > 0.12 * h + 1) continue;
     const tw = track.x1 - track.x0;
     if (tw < 0.35 * h || tw > 1.25 * h) continue;
@@ -362,10 +360,13 @@ export function findSwitches(image: RgbImage): FoundSwitch[] {
     if (!found.some((f) => overlaps(f, c)) && !textured(g, smooth, c.box)) found.push(c);
   // Disabled switches (`isEnabled = false`), drawn dimmed over their cell: the same scan on the grid
   // with that dimming undone (`switches-disabled.ts`).
+  // An enabled light off switch whose contrast a camera squeezed shows there too (`switches-washed.ts`).
   for (const u of undimmedGrids(g, smooth))
-    for (const c of scanRows(u.grid))
-      if (!found.some((f) => overlaps(f, c)) && dimmedKnob(g, c.box, c.on, u.bg, c.colour))
-        found.push({ ...c, disabled: true });
+    for (const c of scanRows(u.grid)) {
+      if (found.some((f) => overlaps(f, c))) continue;
+      if (dimmedKnob(g, c.box, c.on, u.bg, c.colour)) found.push({ ...c, disabled: true });
+      else if (washedOffSwitch(g, c.box, c.on, u.bg, c.colour)) found.push(c);
+    }
   for (const o of findOutlineSwitches(g))
     if (!found.some((f) => overlaps(f, { ...o, merged: false }))) found.push({ ...o, merged: false });
   for (const c of findCutSwitches(g, found))

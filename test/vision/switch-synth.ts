@@ -33,6 +33,8 @@ export interface SwitchScreen {
   /** Points across (a 390 × 844 pt screen by default), rendered at `scale` pixels a point. */
   width?: number;
   scale?: number;
+  /** The knob's colour (white by default; a dark-mode documentation screenshot's dimmed levels, or `thumbTintColor`). */
+  knob?: string;
 }
 
 const LABELS = ["Wi-Fi", "Bluetooth", "Airplane Mode", "Personal Hotspot", "Do Not Disturb"];
@@ -63,7 +65,7 @@ export async function switchScreen(s: SwitchScreen): Promise<{ png: Buffer; trut
       [0, 0.06],
     ] as const)
       svg += `<rect x="${kx - e}" y="${ky + 3 - e}" width="${k.kw + 2 * e}" height="${k.kh + 2 * e}" rx="${k.kh / 2 + e}" fill-opacity="${a}"/>`;
-    svg += `<rect x="${kx}" y="${ky}" width="${k.kw}" height="${k.kh}" rx="${k.kh / 2}" fill="#FFFFFF"/>`;
+    svg += `<rect x="${kx}" y="${ky}" width="${k.kw}" height="${k.kh}" rx="${k.kh / 2}" fill="${s.knob ?? "#FFFFFF"}"/>`;
     truths.push({ on, box: [x / W, y / H, (x + k.w) / W, Math.min(H, y + k.h) / H] });
   });
   const png = await sharp(Buffer.from(`${svg}</svg>`))

@@ -64,6 +64,44 @@ describe("findSwitches on a switch cut by the bottom edge, from UISwitch's shape
     });
   }, 120_000);
 
+  it("reads a switch cut low, most of it showing, on or off (its runs read above the last row)", async () => {
+    // Before: only the last grid row was read, where a switch showing ≥ 85% has hardly any knob left
+    // (the knob is inset 2 pt and the capsule's round bottom narrows both runs): listed `[icon]`.
+    for (const shown of [0.87, 0.93, 0.97])
+      for (const on of [false, true])
+        await expectRead({
+          mode: "light",
+          shape: "classic",
+          tint: "#8B4FD6",
+          rows: [true],
+          cut: { on, shown },
+        });
+    await expectRead({
+      mode: "light",
+      shape: "classic",
+      tint: GREEN,
+      rows: [true, false],
+      cut: { on: false, shown: 0.93 },
+      width: 414,
+    });
+  }, 300_000);
+
+  it("takes no capsule button or segmented control cut low, most of it showing, for a switch", async () => {
+    const W = 390;
+    const H = 844;
+    let svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W * 3}" height="${H * 3}" viewBox="0 0 ${W} ${H}"><rect width="${W}" height="${H}" fill="#F2F2F7"/>`;
+    // A green GET button and a grey two-segment control with its white selected segment, 90% showing.
+    svg += `<rect x="300" y="${H - 27}" width="72" height="30" rx="15" fill="${GREEN}"/><text x="316" y="${H - 6}" font-family="sans-serif" font-size="17" font-weight="bold" fill="#FFF">GET</text>`;
+    svg += `<rect x="150" y="${H - 29}" width="90" height="32" rx="9" fill="#E3E3E8"/><rect x="152" y="${H - 27}" width="44" height="28" rx="7" fill="#FFF"/>`;
+    svg += `<rect x="40" y="${H - 28}" width="51" height="31" rx="15.5" fill="#E9E9EA"/><text x="51" y="${H - 7}" font-family="sans-serif" font-size="15" fill="#FFF">New</text>`;
+    const png = await sharp(Buffer.from(`${svg}</svg>`))
+      .png()
+      .toBuffer();
+    expect(findSwitches(await decodeRgb(png))).toEqual([]);
+    for (const seed of [1, 2])
+      expect(findSwitches(await filmScreenshot(png, seed)), `seed ${seed}`).toEqual([]);
+  }, 120_000);
+
   it("takes no capsule button, card or field cut by the bottom edge for a switch", async () => {
     const W = 390;
     const H = 844;
