@@ -1,4 +1,5 @@
 import type { RgbImage } from "../shared/image.js";
+import { middleOf } from "./ink-spread.js";
 import type { Candidate } from "./row.js";
 import { boxWidth } from "./row.js";
 
@@ -40,8 +41,12 @@ export function blankIconBoxes(screen: RgbImage, rows: readonly Candidate[]): Se
   const out = new Set<Candidate>();
   for (const r of rows) {
     if (r.kind !== "icon") continue;
-    const limit = boxWidth(r.box) >= BLANK_WIDTH ? BLANK_SPREAD : BLANK_SPREAD_NARROW;
-    if (patchSpread(screen, r.box) < limit) out.add(r);
+    const wide = boxWidth(r.box) >= BLANK_WIDTH;
+    const limit = wide ? BLANK_SPREAD : BLANK_SPREAD_NARROW;
+    if (patchSpread(screen, r.box) >= limit) continue;
+    // A thin symbol centred in a wide box (`middleOf`: a chevron in a toolbar button's hit area) is
+    // too little of the whole box to move its percentiles; in a narrow one it is not.
+    if (!wide || patchSpread(screen, middleOf(r.box)) < limit) out.add(r);
   }
   return out;
 }

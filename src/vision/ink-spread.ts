@@ -43,3 +43,20 @@ function percentile(histogram: Uint32Array, n: number, q: number): number {
 
 const inHole = (h: FracBox, x: number, y: number): boolean =>
   x >= h[0] && x <= h[2] && y >= h[1] && y <= h[3];
+
+/**
+ * The middle of a box, as a fraction of its width and height, for blank tests (`spurious.ts`,
+ * `blank-boxes.ts`): UIKit centres a button's image in its hit area (`UIBarButtonItem`, `UIButton`'s
+ * default content alignment), so the detector's box around a toolbar button has its symbol in the
+ * middle. A thin one — a chevron's two 2–3 pt strokes, 1–2% of a 73 × 46 pt box — falls under a whole
+ * wide box's 3rd percentile and reads as blank; in the middle half each way it is 4× denser. A blank
+ * box is blank there too.
+ */
+export const BLANK_MIDDLE = 0.5;
+
+/** The middle `BLANK_MIDDLE` of `box` each way, centred on it. */
+export function middleOf(box: FracBox): FracBox {
+  const mx = ((1 - BLANK_MIDDLE) / 2) * (box[2] - box[0]);
+  const my = ((1 - BLANK_MIDDLE) / 2) * (box[3] - box[1]);
+  return [box[0] + mx, box[1] + my, box[2] - mx, box[3] - my];
+}

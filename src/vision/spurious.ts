@@ -3,7 +3,7 @@ import { repeatedBlankDiscs } from "./blank-discs.js";
 import { heroApps, heroImages } from "./hero-image.js";
 import { wallpaperAboveDock } from "./home-wallpaper.js";
 import { iconsOnText } from "./icon-on-text.js";
-import { inkContrast } from "./ink-spread.js";
+import { inkContrast, middleOf } from "./ink-spread.js";
 import { textBehindMaterial, trimSeenThrough } from "./materials.js";
 import { findModal, type Modal } from "./modal.js";
 import { drawerEdge, findMenuCard, textBesideDrawer } from "./overlays.js";
@@ -111,7 +111,7 @@ export function dropSpuriousRows(
     if (isGlyphRead(r, rows) && leadsSwitchRow(r, rows)) return false;
     if (r.kind !== "icon") return true;
     if (leadsSwitchRow(r, rows)) return false;
-    if (screen && boxWidth(r.box) >= BLANK_WIDTH && inkContrast(screen, r.box) < BLANK_CONTRAST) return false;
+    if (screen && boxWidth(r.box) >= BLANK_WIDTH && isBlank(screen, r.box)) return false;
     if (!isWideIcon(r, aspect)) return true;
     if (boxHeight(r.box) * aspect >= ROW_TALL) return false;
     return !rows.some((o) => o !== r && o.kind !== "icon" && contains(r.box, centreX(o.box), centreY(o.box)));
@@ -188,4 +188,9 @@ function leadsSwitchRow(r: Candidate, rows: readonly Candidate[]): boolean {
         Math.abs(centreY(o.box) - cy) < 0.5 * boxHeight(r.box),
     )
   );
+}
+
+/** Whether `box` holds no ink: flat over the whole box and over its middle (`middleOf`). */
+function isBlank(screen: RgbImage, box: Candidate["box"]): boolean {
+  return inkContrast(screen, box) < BLANK_CONTRAST && inkContrast(screen, middleOf(box)) < BLANK_CONTRAST;
 }
