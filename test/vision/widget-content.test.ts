@@ -92,10 +92,10 @@ describe("widget content named as an app on a home screen", () => {
 describe("a filmed real widget home screen", () => {
   const vision = defaultVisionStack();
 
-  it("lists no widget line as an app (rd-fordpass-home-widgets-light, camera seed 115)", async () => {
+  it("lists no widget line as an app (rd-fordpass-home-widgets-light, camera seed 116)", async () => {
     const shot = await realCameraFrame(
       readFileSync(join(REAL_SET_DIR, "images", "rd-fordpass-home-widgets-light.jpg")),
-      { seed: 115 },
+      { seed: 116 },
     );
     const v = vision();
     const pipeline = new VisionPipeline(
