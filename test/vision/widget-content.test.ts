@@ -79,6 +79,16 @@ describe("widget content named as an app on a home screen", () => {
     expect(kinds(out, "48%")).toEqual(["text"]);
   });
 
+  it("keeps a share sheet's row of apps whose pitch drifts off the columns", () => {
+    // Four apps 87 pt apart from x 53 (a share sheet's row): the first two within a column's slack, the
+    // last two 13–14 pt off theirs; two named apps on columns make the listing a home screen's.
+    const y = 500;
+    const apps = ["AirDrop", "Notes", "Scriptable", "WPS Office"].map((n, i) => named(n, 53 + 87 * i, y));
+    const out = applyHomeGrid(blank, [...chrome(), ...apps], ASPECT);
+    for (const n of ["AirDrop", "Notes", "Scriptable", "WPS Office"])
+      expect(kinds(out, n), n).toEqual(["app"]);
+  });
+
   it("keeps a grid of real apps named on the columns", () => {
     const y = 0.09 * H + 30;
     const apps = ["Clock", "Maps", "Notes", "Weather"].map((n, i) =>
