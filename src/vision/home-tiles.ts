@@ -16,6 +16,7 @@ import {
 } from "./home-layout.js";
 import type { Candidate } from "./row.js";
 import { centreX, centreY, contains } from "./row.js";
+import { asIconAndText, widgetContentApps } from "./widget-content.js";
 
 /**
  * A home screen's tiles and widgets placed from SpringBoard's fixed grid (`home-layout.ts`), so what is
@@ -215,16 +216,10 @@ export function applyHomeGrid(screen: RgbImage, rows: readonly Candidate[], aspe
     }
   }
   const placed = rows.filter((r) => !gone.has(r)).map((r) => replaced.get(r) ?? r);
-  // An "app" named inside a widget (a symbol over a line of the widget's text) is the widget's content.
-  const widgets = placed.filter((r) => r.kind === "widget");
-  const split = placed.flatMap((r): Candidate[] =>
-    r.kind === "app" && r.labelBox && widgets.some((w) => contains(w.box, centreX(r.box), centreY(r.box)))
-      ? [
-          { kind: "icon", label: "", box: r.box, conf: r.conf },
-          { kind: "text", label: r.label, box: r.labelBox, conf: r.conf },
-        ]
-      : [r],
-  );
+  // An "app" named inside a widget or off the app columns (a symbol over a line of the widget's text) is
+  // the widget's content (`widget-content.ts`).
+  const content = widgetContentApps(g, placed);
+  const split = placed.flatMap((r): Candidate[] => (content.has(r) ? asIconAndText(r) : [r]));
   const out = split.map((r) => (r.kind === "widget" ? { ...r, box: clearOfControls(r.box, split) } : r));
   return [...out, ...dockSlots(screen, g, out)];
 }

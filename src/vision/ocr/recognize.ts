@@ -193,6 +193,16 @@ const LEADING_ICONS = new Set([
   "•",
 ]);
 const LEADING_CHEVRONS = new Set(["<", "‹", "〈", "«"]);
+/**
+ * A lone capital `O`, a space, then a capitalised word (`O Tires (psi)`, `O Enable IPv6`): a round symbol
+ * before a label — a widget's SF Symbol (a tyre, a clock), a radio circle — read as the nearest letter.
+ * English UI text has no one-letter word `O` (`look-alikes.ts`; before a small-letter word it is a count,
+ * `0 items`, which that rule makes a digit), and a capital after it rules the count out. On camera frames
+ * the blur rounds the symbol into an `O` whose ink `lead-icon.ts` cannot tell from the letter (fill 0.66,
+ * one hole, 0.76 em tall on the FordPass widgets), so the reading decides.
+ */
+const ROUND_ICON = "O";
+const CAPITALISED = /^\p{Lu}\p{Ll}/u;
 /** Circled digits (①–⑳): a clock or a count badge drawn as an icon, never the start of a label. */
 const CIRCLED = /^[\u2460-\u2473]$/u;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
@@ -311,6 +321,7 @@ export function finishText(
       LEADING_CHEVRONS.has(first) ||
       CIRCLED.test(first) ||
       (LEADING_ICONS.has(first) && spaced) ||
+      (first === ROUND_ICON && spaced && CAPITALISED.test(rest)) ||
       (HAN.test(first) && spaced && !HAN.test(rest)) ||
       iconBeforeHan(r, start, next);
     if (icon && next < end && LETTER_OR_DIGIT.test(rest)) {

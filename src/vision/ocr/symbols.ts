@@ -146,7 +146,15 @@ function isCheckGlyph(g: GreyCrop, r: Run, t: number): boolean {
 }
 
 /**
- * Check marks in parentheses (`LF (✓)`), which the recogniser reads as `()`, `(v)` or `(√)`: in the
+ * A check mark's bracketed readings: `()`, `(v)`, `(V)` or `(√)`, with either parenthesis read in its
+ * full-width form (`（V）`, `LR （V)`: the Chinese dictionary holds both, and a camera's blur makes the
+ * recogniser pick the wider one); the evaluator's and an agent's reading fold full-width to ASCII anyway.
+ */
+const CHECK_READING = /[(（](?:|[vV√])[)）]/gu;
+
+/**
+ * Check marks in parentheses (`LF (✓)`), which the recogniser reads as `()`, `(v)` or `(√)` (or with
+ * full-width brackets, `CHECK_READING`): in the
  * line's ink, a check (`isCheckGlyph`) between two runs taller than it by 15% or more (parentheses
  * reach from above the capitals to below the baseline). The text's bracketed readings are replaced in
  * order when there are as many as checks found; otherwise the text is left alone.
@@ -158,7 +166,7 @@ export function parenthesisedChecks<S extends { index: number }>(
   spaces: readonly S[],
 ): { text: string; spaces: S[] } {
   const same = { text, spaces: [...spaces] };
-  const readings = text.match(/\((?:|[vV√])\)/gu);
+  const readings = text.match(CHECK_READING);
   if (!readings) return same;
   const g = greyCrop(image, line, 12, 8);
   if (!g || g.maxDiff < 48) return same;
@@ -180,8 +188,8 @@ export function parenthesisedChecks<S extends { index: number }>(
   if (checks !== readings.length) return same;
   // `()` gains a character: the spaces after it move along.
   const grown: number[] = [];
-  const out = text.replace(/\((?:|[vV√])\)/gu, (m, at: number) => {
-    if (m === "()") grown.push(at);
+  const out = text.replace(CHECK_READING, (m, at: number) => {
+    if (Array.from(m).length === 2) grown.push(at);
     return "(✓)";
   });
   return {

@@ -211,6 +211,34 @@ describe("finishText: leading icon glyphs", () => {
   });
 });
 
+describe("finishText: a round symbol read O before a label", () => {
+  const finish = (text: string) => {
+    const chars = Array.from(text);
+    const r = {
+      chars,
+      scores: chars.map(() => 0.9),
+      steps: chars.map((_, i) => 2 * i),
+      length: 2 * chars.length,
+      spaceBefore: chars.map(() => 0),
+    };
+    return finishText(r, 8 * chars.length, 8 * chars.length, true).text;
+  };
+
+  it("cuts a lone O before a capitalised word (a tyre symbol, a radio circle)", () => {
+    expect(finish("O Tires (psi)")).toBe("Tires (psi)");
+    expect(finish("O Enable IPv6")).toBe("Enable IPv6");
+  });
+
+  it("keeps O in a word, before a small letter or a digit, in capitals, and alone", () => {
+    expect(finish("OK")).toBe("OK");
+    expect(finish("Open Settings")).toBe("Open Settings");
+    expect(finish("O items")).toBe("O items");
+    expect(finish("O 2")).toBe("O 2");
+    expect(finish("O NEGATIVE")).toBe("O NEGATIVE");
+    expect(finish("O")).toBe("O");
+  });
+});
+
 describe("capitalI", () => {
   it("reads l as I where English has an I: word-initial before c f m n s t, and inside capitals", () => {
     expect(capitalI("Show lcons")).toBe("Show Icons");
