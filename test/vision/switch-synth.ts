@@ -58,13 +58,7 @@ export async function switchScreen(s: SwitchScreen): Promise<{ png: Buffer; trut
     svg += `<rect x="${x}" y="${y}" width="${k.w}" height="${k.h}" rx="${k.h / 2}" fill="${on ? s.tint : m.off}"/>`;
     const kx = on ? x + k.w - 2 - k.kw : x + 2;
     const ky = y + (k.h - k.kh) / 2;
-    for (const [e, a] of [
-      [3, 0.03],
-      [2, 0.04],
-      [1, 0.05],
-      [0, 0.06],
-    ] as const)
-      svg += `<rect x="${kx - e}" y="${ky + 3 - e}" width="${k.kw + 2 * e}" height="${k.kh + 2 * e}" rx="${k.kh / 2 + e}" fill-opacity="${a}"/>`;
+    svg += knobShadow(kx, ky + 3, k.kw, k.kh);
     svg += `<rect x="${kx}" y="${ky}" width="${k.kw}" height="${k.kh}" rx="${k.kh / 2}" fill="${s.knob ?? "#FFFFFF"}"/>`;
     truths.push({ on, box: [x / W, y / H, (x + k.w) / W, Math.min(H, y + k.h) / H] });
   });
@@ -84,4 +78,20 @@ export function switchAt<T extends { box: readonly number[] }>(
     const cy = ((f.box[1] ?? 0) + (f.box[3] ?? 0)) / 2;
     return cx > (box[0] ?? 0) && cx < (box[2] ?? 0) && cy > (box[1] ?? 0) - 0.01 && cy < (box[3] ?? 0) + 0.01;
   });
+}
+
+/**
+ * SVG of a switch knob's soft shadow: four rounded rectangles of rising opacity, each 1 px tighter, under a
+ * knob `w`×`h` at (`x`, `y`) (its own box moved down by the shadow's offset).
+ */
+export function knobShadow(x: number, y: number, w: number, h: number): string {
+  let svg = "";
+  for (const [e, a] of [
+    [3, 0.03],
+    [2, 0.04],
+    [1, 0.05],
+    [0, 0.06],
+  ] as const)
+    svg += `<rect x="${x - e}" y="${y - e}" width="${w + 2 * e}" height="${h + 2 * e}" rx="${h / 2 + e}" fill-opacity="${a}"/>`;
+  return svg;
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { decodeRgb } from "../../src/vision/rectify.js";
 import { findSwitches } from "../../src/vision/switches.js";
 import { filmScreenshot } from "./ocr/filmed-real.js";
-import { type SwitchTruth, switchAt } from "./switch-synth.js";
+import { knobShadow, type SwitchTruth, switchAt } from "./switch-synth.js";
 
 const W = 390;
 const H = 844;
@@ -37,13 +37,7 @@ function sheetList(): { svg: string; truths: SwitchTruth[] } {
         svg += `<text x="32" y="${y + 28 + 22 * l}" font-family="sans-serif" font-size="17">Tell websites that you</text>`;
       svg += `<rect x="${x}" y="${sy}" width="51" height="31" rx="15.5" fill="${on ? "#8B4FD6" : "#E9E9EA"}"/>`;
       const kx = on ? x + 22 : x + 2;
-      for (const [e, a] of [
-        [3, 0.03],
-        [2, 0.04],
-        [1, 0.05],
-        [0, 0.06],
-      ] as const)
-        svg += `<rect x="${kx - e}" y="${sy + 5 - e}" width="${27 + 2 * e}" height="${27 + 2 * e}" rx="${13.5 + e}" fill-opacity="${a}"/>`;
+      svg += knobShadow(kx, sy + 5, 27, 27);
       svg += `<circle cx="${kx + 13.5}" cy="${sy + 15.5}" r="13.5" fill="#FFF"/>`;
       truths.push({ on, box: [x / W, sy / H, (x + 51) / W, (sy + 31) / H] });
       y += ch;
