@@ -117,15 +117,31 @@ export function dimmedKnob(
   const ky = Math.floor((y0 + y1) / 2);
   // The blend undone was over B: the switch must sit on B, at both ends (a map's blocks and roads
   // undimmed over the page's colour are no cell).
-  const o = Math.max(3, Math.round(0.2 * h));
-  for (const x of [x0 - o, x1 - 1 + o])
-    if (x < 0 || x >= g.w || cellDiff(g, x, ky, bg) > ON_CELL) return false;
+  if (!sitsOnCell(g, box, bg)) return false;
   const knob = cell(g, Math.max(0, Math.min(g.w - 1, kx)), ky);
   const expect = bg.map((b) => DIMMED_ALPHA * 255 + (1 - DIMMED_ALPHA) * b);
   if (diff(knob, expect) > KNOB_TOL) return false;
   const light = Math.min(...bg) >= 255 - 2 * KNOB_TOL;
   if (light && Math.min(...knob.map((v, i) => v - (bg[i] ?? 0))) < -KNOB_UNDER_CELL) return false;
   if (light && !on && undimmedTrack) return diff(undimmedTrack, OFF_TRACK) <= OFF_TRACK_TOL;
+  return true;
+}
+
+/**
+ * Whether the cells a little beyond both ends of a switch (box `[x0, y0, x1, y1)` in cells of `g`, at
+ * its middle row; a fifth of its height out, at least 3 cells) are the cell colour `bg`: the switch sits
+ * on one flat cell, as a colour found by undoing a blend over `bg` must.
+ */
+export function sitsOnCell(
+  g: Grid,
+  box: readonly [number, number, number, number],
+  bg: readonly [number, number, number],
+): boolean {
+  const [x0, y0, x1, y1] = box;
+  const ky = Math.floor((y0 + y1) / 2);
+  const o = Math.max(3, Math.round(0.2 * (y1 - y0)));
+  for (const x of [x0 - o, x1 - 1 + o])
+    if (x < 0 || x >= g.w || cellDiff(g, x, ky, bg) > ON_CELL) return false;
   return true;
 }
 

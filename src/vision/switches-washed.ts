@@ -1,4 +1,5 @@
-import { cell, cellDiff, diff, type Grid } from "./switches-grid.js";
+import { sitsOnCell } from "./switches-disabled.js";
+import { cell, diff, type Grid } from "./switches-grid.js";
 
 /**
  * Light off switches whose contrast a camera washed out. An enabled off `UISwitch` in light mode is a
@@ -19,8 +20,6 @@ import { cell, cellDiff, diff, type Grid } from "./switches-grid.js";
 
 /** The cell is light: every channel at least this (a filmed white cell reads 220–245). */
 const LIGHT_CELL = 200;
-/** The cell beside the switch is B (largest channel difference), at both ends, as for a dimmed one. */
-const ON_CELL = 12;
 /** An enabled knob is the cell's white: within this of B (largest channel difference). */
 const KNOB_AS_CELL = 12;
 /**
@@ -50,9 +49,7 @@ export function washedOffSwitch(
   const [x0, y0, x1, y1] = box;
   const h = y1 - y0;
   const ky = Math.floor((y0 + y1) / 2);
-  const o = Math.max(3, Math.round(0.2 * h));
-  for (const x of [x0 - o, x1 - 1 + o])
-    if (x < 0 || x >= g.w || cellDiff(g, x, ky, bg) > ON_CELL) return false;
+  if (!sitsOnCell(g, box, bg)) return false;
   // Off: the knob at the left end, the long track to its right.
   const knob = cell(g, Math.min(g.w - 1, Math.round(x0 + h / 2)), ky);
   if (diff(knob, bg) > KNOB_AS_CELL) return false;
