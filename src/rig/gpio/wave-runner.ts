@@ -201,15 +201,15 @@ export class WaveRunner {
       this.pending = [];
       return;
     }
+    // Past the check above, a previous wave is one still transmitting with time left: this one chains.
     const prev = this.inFlight.at(-1);
-    const busy = this.inFlight.length > 0 && !!this.pigpio.waveTxBusy();
     this.pigpio.waveTxSend(id, mode);
     // Dated after the call: a wave that starts a chain starts as gpioWaveTxSend returns. Read before it, a
     // pause in between (a GC or a preemption: 15–17 ms seen at load 12–16) dated the start early, and every
     // position estimate of the move ran ahead of the carriage by that much.
     const now = this.clock.now();
     this.sentWaves++;
-    const startMs = prev && busy ? Math.max(now, prev.startMs + prev.chunk.durationUs / 1000) : now;
+    const startMs = prev ? Math.max(now, prev.startMs + prev.chunk.durationUs / 1000) : now;
     this.inFlight.push({ ...next, id, startMs });
   }
 
