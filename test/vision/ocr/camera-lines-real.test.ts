@@ -4,7 +4,8 @@ import { filmedRealScreen } from "./filmed-real.js";
 import { useRealOcrEngine } from "./real-engine.js";
 
 /**
- * Dev-set screens filmed as `bench/real-screens.ts --camera` films them (seed 7 + the screen's index),
+ * Dev-set screens filmed as `bench/real-screens.ts --camera` filmed them when each case was written (seed 7 +
+ * the screen's index then; see `filmedRealScreen`),
  * each a line the camera frame lost and the screenshot kept: two regions of one line both reading the
  * glyphs between them (`extend.ts`), a third stem read into `All` (`bar-count.ts`), the radical `丶` read
  * as the comma `、` (`han-dot.ts`), a time's `AM` read `M` (`time-suffix.ts`); and a blue back button and a

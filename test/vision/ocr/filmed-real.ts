@@ -18,7 +18,10 @@ export async function filmScreenshot(bytes: Buffer, seed: number): Promise<RgbIm
 
 /**
  * A dev-set screen filmed by the simulated camera and rectified as the pipeline does (585 px wide).
- * `seed`: the one `bench/real-screens.ts --camera` films it with (7 + the screen's index in the set).
+ * `seed`: the camera simulator's seed. `bench/real-screens.ts --camera` films screen i with 7 + i; a test pins
+ * the seed of the frame it was written against, which stops matching the bench when screens are added
+ * before it in the set (the FordPass widget tests film with the bench's seeds from before session 15's
+ * five widget screens). The frame a test reads is what it pins, whichever index it had.
  */
 export function filmedRealScreen(name: string, seed: number): Promise<RgbImage> {
   return filmScreenshot(readFileSync(join(REAL_SET_DIR, "images", name)), seed);
