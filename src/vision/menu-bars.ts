@@ -3,7 +3,8 @@ import type { Blob } from "./ink-blobs.js";
 /**
  * Whether a symbol's box holds the ≡ "hamburger" (SF Symbols' `line.3.horizontal`, and every web page's
  * menu toggle): read row by row in luma, exactly three bands of rows whose ink spans the box's width
- * (≥ `SPAN` of it), parted by rows with almost none (≤ `GAP_SPAN`), evenly stacked (centre gaps within
+ * (≥ `SPAN` of it), parted by rows with almost none (≤ `GAP_SPAN`; a partial row touching a bar is its
+ * antialiased edge), evenly stacked (centre gaps within
  * `EVEN`), each band thinner than the gap between bar centres. Ink is a pixel differing from the
  * background (the pixels just outside the box's corners) by half the box's strongest difference.
  *
@@ -30,20 +31,26 @@ export function isMenuBars(px: Float32Array, w: number, h: number, box: Blob): b
   let peak = 0;
   for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) peak = Math.max(peak, Math.abs(at(x, y) - bg));
   if (peak < 20) return false;
+  const shares: number[] = [];
+  for (let y = y0; y < y1; y++) {
+    let n = 0;
+    for (let x = x0; x < x1; x++) if (Math.abs(at(x, y) - bg) >= peak / 2) n++;
+    shares.push(n / bw);
+  }
+  const bar = (i: number): boolean => (shares[i] ?? 0) >= SPAN;
   const bands: { top: number; bottom: number }[] = [];
   let open = -1;
-  for (let y = y0; y <= y1; y++) {
-    let n = 0;
-    if (y < y1) for (let x = x0; x < x1; x++) if (Math.abs(at(x, y) - bg) >= peak / 2) n++;
-    const share = n / bw;
-    if (share >= SPAN) {
-      if (open < 0) open = y;
-    } else {
-      if (open >= 0) bands.push({ top: open, bottom: y });
-      open = -1;
-      // Neither a bar nor a gap: not three clean bars.
-      if (y < y1 && share > GAP_SPAN) return false;
+  for (let i = 0; i <= shares.length; i++) {
+    if (bar(i)) {
+      if (open < 0) open = i;
+      continue;
     }
+    if (open >= 0) bands.push({ top: y0 + open, bottom: y0 + i });
+    open = -1;
+    // Neither a bar nor a gap: not three clean bars — unless it is a bar's antialiased edge, the one
+    // row right above or below a bar that the pixel grid cuts through (a 2.5 px bar at 2×).
+    const share = shares[i] ?? 0;
+    if (share > GAP_SPAN && !bar(i - 1) && !bar(i + 1)) return false;
   }
   if (bands.length !== 3) return false;
   const mids = bands.map((b) => (b.top + b.bottom) / 2);

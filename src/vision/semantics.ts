@@ -20,6 +20,7 @@ import { applyKeyboard } from "./keyboard.js";
 import { nameStripKey } from "./keyboard-system-keys.js";
 import { iconsBetweenKeys } from "./keypad-gaps.js";
 import { lockScreenWallpaper } from "./lock-wallpaper.js";
+import { menuGlyphReads } from "./menu-text.js";
 import { nameAppIcons } from "./named-icons.js";
 import { nestedTextRows } from "./nested-text.js";
 import { splitOutlinedButtons } from "./outlined-buttons.js";
@@ -62,6 +63,7 @@ export function applyScreenSemantics(
   out = applyCalculator(out, aspect);
   out = applySwitches(screen, out);
   out = splitInfoGlyphs(out, aspect); // `Yesterday ①`: a cell's detail text and its info button
+  out = menuGlyphReads(screen, out); // ≡ read as the text `三`: a menu button
   out = splitTrailingGlyphs(screen, out); // `Yesterday ⓘ` read `Yesterday`: the circle found in the pixels
   out = applyPhotoGrid(screen, out); // photo pickers: a row per thumbnail and per select circle
   const glyphs = proposeGlyphs(screen, out);
