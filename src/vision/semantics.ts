@@ -63,7 +63,6 @@ export function applyScreenSemantics(
   out = applyCalculator(out, aspect);
   out = applySwitches(screen, out);
   out = splitInfoGlyphs(out, aspect); // `Yesterday ①`: a cell's detail text and its info button
-  out = menuGlyphReads(screen, out); // ≡ read as the text `三`: a menu button
   out = splitTrailingGlyphs(screen, out); // `Yesterday ⓘ` read `Yesterday`: the circle found in the pixels
   out = applyPhotoGrid(screen, out); // photo pickers: a row per thumbnail and per select circle
   const glyphs = proposeGlyphs(screen, out);
@@ -90,9 +89,12 @@ export function applyScreenSemantics(
   const avatar = avatarsBesideBubbles(screen, out); // a sender's photo at one bubble's foot
   const late = [nestedTextRows(out), iconsOnAppNames(out), textUnderBottomBar(out, aspect)]; // f-spur's rules
   const drop = (r: Candidate): boolean => cut.has(r) || chat.has(r) || page.has(r) || lock.has(r);
-  return out.filter(
+  const kept = out.filter(
     (r) => !drop(r) && !blank.has(r) && !gutter.has(r) && !avatar.has(r) && !late.some((s) => s.has(r)),
   );
+  // Last: the row stays a text row through the passes above, so an icon box the detector put on the
+  // glyph is still dropped as the text's duplicate.
+  return menuGlyphReads(screen, kept); // ≡ read as the text `三`: a menu button
 }
 
 /**
