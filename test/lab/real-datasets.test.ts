@@ -8,7 +8,7 @@ import { imageHeader } from "../../src/util/image-header.js";
 /**
  * Integrity of the real-screen sets: the development set `datasets/real-iphone/` (rules are built on
  * it) and the check sets `datasets/real-iphone-check/`, `datasets/real-iphone-check2/`,
- * `datasets/real-iphone-check3/`, `datasets/real-iphone-check4/`, `datasets/real-iphone-check5/` and `datasets/real-iphone-check6/` (nobody tunes on them; see their READMEs; each later one stays blind
+ * `datasets/real-iphone-check3/`, `datasets/real-iphone-check4/`, `datasets/real-iphone-check5/`, `datasets/real-iphone-check6/` and `datasets/real-iphone-check7/` (nobody tunes on them; see their READMEs; each later one stays blind
  * because it shares no repository with the sets before it). Every
  * label parses with `realScreenSchema` and names an image of the size it states; every image has
  * exactly one label and exactly one `sources.csv` row with a non-empty licence; and no repository of
@@ -23,6 +23,7 @@ const CHECK3 = "datasets/real-iphone-check3";
 const CHECK4 = "datasets/real-iphone-check4";
 const CHECK5 = "datasets/real-iphone-check5";
 const CHECK6 = "datasets/real-iphone-check6";
+const CHECK7 = "datasets/real-iphone-check7";
 
 /** The never-use list of `datasets/real-iphone/README.md` (the held-out evaluation set draws on these). */
 const NEVER_USE = [
@@ -178,6 +179,7 @@ describe("real-screen datasets", () => {
   const check4 = checkSet(CHECK4);
   const check5 = checkSet(CHECK5);
   const check6 = checkSet(CHECK6);
+  const check7 = checkSet(CHECK7);
 
   it("development set: labels parse, one label and one licensed source row per image", () => {
     expect(dev.problems).toEqual([]);
@@ -252,6 +254,28 @@ describe("real-screen datasets", () => {
           ...check3.repos,
           ...check4.repos,
           ...check5.repos,
+        ]),
+      ),
+    ).toEqual([]);
+  });
+
+  it("seventh check set: labels parse, one label and one licensed source row per image", () => {
+    expect(check7.problems).toEqual([]);
+  });
+
+  it("seventh check set draws on no repository of the development set, an earlier check set or the never-use list", () => {
+    expect(check7.repos.size).toBeGreaterThanOrEqual(6);
+    expect(
+      leaks(
+        check7.repos,
+        new Set([
+          ...dev.repos,
+          ...check.repos,
+          ...check2.repos,
+          ...check3.repos,
+          ...check4.repos,
+          ...check5.repos,
+          ...check6.repos,
         ]),
       ),
     ).toEqual([]);
