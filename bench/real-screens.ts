@@ -51,6 +51,10 @@ import { DEFAULT_VISION_OPTIONS, VisionPipeline } from "../src/vision/pipeline.j
  * frames, `vision/frame-stack.ts`) — a measuring tool: the product reads one frame, since averaging
  * gained nothing on the simulated camera (bench/README.md, session 13, h-stack). `--noise S` scales
  * the simulated sensor noise (0: none; the limit of averaging many frames).
+ *
+ * `--only A,B,…` scores only the screens whose image name contains one of the comma-separated strings —
+ * for iterating on a few screens; each keeps its index in the whole set, so `--camera` films it with the
+ * same seed (7 + index) as a full run.
  */
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -64,6 +68,7 @@ const { values, positionals } = parseArgs({
     "min-width": { type: "string" },
     frames: { type: "string" },
     noise: { type: "string" },
+    only: { type: "string" },
   },
 });
 const dirs = positionals.length > 0 ? positionals : ["datasets/real-iphone"];
@@ -77,6 +82,7 @@ const transform: ScreenTransform = {
 if (!(transform.scale > 0 && transform.scale <= 4))
   throw new Error(`--scale ${values.scale}: expected 0 < F ≤ 4`);
 const minWidth = Number(values["min-width"] ?? 0);
+const only = (values.only ?? "").split(",").filter((v) => v !== "");
 const frameCount = Number(values.frames ?? 1);
 if (!(Number.isInteger(frameCount) && frameCount >= 1 && frameCount <= 16))
   throw new Error(`--frames ${values.frames}: expected an integer 1–16`);
@@ -86,6 +92,7 @@ const variant = [
   transform.scale === 1 ? "" : `scale ${transform.scale}`,
   transform.jpegQuality === undefined ? "" : `JPEG q${transform.jpegQuality}`,
   minWidth > 0 ? `screens ≥ ${minWidth} px` : "",
+  only.length > 0 ? `only ${only.join(",")}` : "",
   frameCount > 1 ? `${frameCount} frames averaged` : "",
   noise === undefined ? "" : `sensor noise × ${noise}`,
 ].filter((v) => v !== "");
@@ -127,6 +134,7 @@ try {
   let scaledAway = 0;
   let narrow = 0;
   for (const [i, sample] of set.samples.entries()) {
+    if (only.length > 0 && !only.some((o) => sample.label.image.includes(o))) continue;
     if (sample.label.width < minWidth) {
       narrow++;
       continue;

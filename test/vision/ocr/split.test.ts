@@ -149,3 +149,38 @@ describe("splitAtGaps on real screenshots", () => {
     expect(hidden).toHaveLength(1);
   });
 });
+
+describe("splitAtGaps: words in two colours", () => {
+  /**
+   * A 13 pt line on a 2× screen: em 26 px, ink from ascender to descender 24 px (0.94 em), its ink box
+   * 26 px (a row above, two below). A black word, then a systemBlue (#007AFF) one `gap` px after it.
+   */
+  function twoColours(gap: number, blue: boolean): RgbImage {
+    const w = 300;
+    const h = 50;
+    const data = Buffer.alloc(w * h * 3, 255);
+    const paint = (a: number, b: number, rgb: [number, number, number]) => {
+      for (let y = 12; y < 36; y++) for (let x = a; x < b; x++) data.set(rgb, (y * w + x) * 3);
+    };
+    paint(10, 120, [0, 0, 0]);
+    paint(120 + gap, 220, blue ? [0, 122, 255] : [0, 0, 0]);
+    return { width: w, height: h, channels: 3, data };
+  }
+  const line = { x0: 10, y0: 11, x1: 220, y1: 37, score: 1 };
+  const read = (gap: number, blue: boolean) =>
+    splitAtGaps(twoColours(gap, blue), line, "Tap Retry", [{ index: 3, x: 120 + gap / 2 }]).map(
+      (p) => p.text,
+    );
+
+  it("cuts a black label from a blue one 0.46 em after it (HIG's 8 pt spacing at 17 pt is 0.47 em)", () => {
+    expect(read(12, true)).toEqual(["Tap", "Retry"]);
+    // The same gap between two black words is no label break (under `SPLIT_GAP`).
+    expect(read(12, false)).toEqual(["Tap Retry"]);
+  });
+
+  it("keeps a link word a plain word space (0.35 em) after black text on a sharp screenshot", () => {
+    // SF Pro's word space with the side bearings is 0.3–0.45 em. A gap test whose em is shrunk for a
+    // camera's blur on every image (ink height less 2 px) cuts this line: measured in session 16.
+    expect(read(9, true)).toEqual(["Tap Retry"]);
+  });
+});
