@@ -137,12 +137,11 @@ function withLeadingI<T extends FinishedText>(r: T): T {
 /** A stem: at most this share of its height wide (SF Pro's I: ~0.08 em by 0.70 em; blur widens it). */
 const STEM_ASPECT = 0.35;
 /**
- * A stem spans at least this share of the line's ink height: the pronoun's stem is as tall as its
- * apostrophe's top (both at the cap height) and the suffix's ascenders (`ll`, `d`: 0.74 em) barely
- * taller; `m`, `v`, `e` stand at the x-height (0.53 em, 0.75 of the cap height).
+ * The stem's top on the cap line and its foot on the baseline, and the apostrophe's top on the cap line,
+ * within this share of the suffix's ink height (cap line or ascender, 0.70–0.74 em, to the baseline):
+ * the pronoun's stem and apostrophe stand on the cap line, the suffix on the baseline. A caret or a `|`
+ * reaches past both (UIKit's caret spans the font's line height, ~1.2 em).
  */
-const STEM_HEIGHT = 0.85;
-/** Its foot on the line's baseline, and the apostrophe's top at the cap line, within this share. */
 const LINE_SLACK = 0.15;
 /** An apostrophe is at most this share of the line's ink height (~0.25 em of 0.70). */
 const MARK_HEIGHT = 0.45;
@@ -151,9 +150,9 @@ const STEM_GAP = 0.5;
 
 /**
  * Whether the ink in `box` starts with a lone stem, then an apostrophe: the first run of inked columns
- * is a bar (`STEM_ASPECT`) from the baseline to the cap line (`STEM_HEIGHT`), and the next, a letter gap
- * on, a short mark hanging from the cap line. A text caret is no such start (it ends a field's text),
- * nor is a `|` separator (it reaches below the baseline, past `LINE_SLACK`), nor an icon (wider).
+ * is a bar (`STEM_ASPECT`) from the baseline to the cap line (`LINE_SLACK`), and the next, a letter gap
+ * on, a short mark hanging from the cap line, then more ink (the suffix). A text caret or a `|` separator
+ * reaches past the cap line and the baseline; an icon is wider.
  */
 export function leadingStem(image: InkImage, box: PixelBox): boolean {
   const g = greyCrop(image, box, 3, 3);
@@ -179,16 +178,17 @@ export function leadingStem(image: InkImage, box: PixelBox): boolean {
       last.bottom = Math.max(last.bottom, bottom);
     } else runs.push({ x0: x, x1: x + 1, top, bottom });
   }
-  const [stem, mark] = runs;
-  if (!stem || !mark || runs.length < 3 || stem.x0 === 0) return false;
-  const top = Math.min(...runs.map((r) => r.top));
-  const bottom = Math.max(...runs.map((r) => r.bottom));
+  const [stem, mark, ...rest] = runs;
+  if (!stem || !mark || rest.length === 0 || stem.x0 === 0) return false;
+  // The cap line and the baseline from the glyphs after the stem (the suffix has no descender).
+  const top = Math.min(mark.top, ...rest.map((r) => r.top));
+  const bottom = Math.max(mark.bottom, ...rest.map((r) => r.bottom));
   const lineH = bottom - top + 1;
   const stemH = stem.bottom - stem.top + 1;
   return (
     stem.x1 - stem.x0 <= STEM_ASPECT * stemH &&
-    stemH >= STEM_HEIGHT * lineH &&
-    bottom - stem.bottom <= LINE_SLACK * lineH &&
+    Math.abs(stem.top - top) <= LINE_SLACK * lineH &&
+    Math.abs(stem.bottom - bottom) <= LINE_SLACK * lineH &&
     mark.bottom - mark.top + 1 <= MARK_HEIGHT * lineH &&
     mark.top - top <= LINE_SLACK * lineH &&
     mark.x0 - stem.x1 <= STEM_GAP * lineH
