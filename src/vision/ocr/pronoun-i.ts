@@ -1,6 +1,5 @@
 import type { PixelBox } from "./detect.js";
 import { greyCrop, type InkImage } from "./ink.js";
-import type { FinishedText } from "./recognize.js";
 
 /**
  * The pronoun `I` in a contraction (`I’m`, `I’ll`, `I’ve`, `I’d`): the one place English puts a lone
@@ -23,6 +22,23 @@ import type { FinishedText } from "./recognize.js";
  *   lost its first letter: the region is read again with a margin left of it, as the detector's own
  *   unclip margin would have given (`PAD` of its height), and kept when it reads the whole contraction.
  */
+
+/** Where a character of a reading was read (as `FinishedText` in `recognize.ts` holds them). */
+interface Placed {
+  index: number;
+  at: number;
+}
+
+/** The parts of a reading this file reads and moves (`FinishedText` fits; no import: it imports this). */
+interface Reading {
+  text: string;
+  conf: number;
+  marks?: Placed[];
+  dashes?: Placed[];
+  slashes?: Placed[];
+  glyphs?: Placed[];
+  spaces?: (Placed & { restored?: number })[];
+}
 
 /** Bars the recogniser names for SF Pro's capital I. */
 const BARS = new Set(["l", "1", "I", "|"]);
@@ -90,7 +106,7 @@ function startsWithSuffix(text: string): boolean {
  * unsure of a thick stem beside a crop's edge, the ink is plain). `readings` and `boxes` (pixels of
  * `image`) are updated in place.
  */
-export async function readLostPronouns<T extends FinishedText>(
+export async function readLostPronouns<T extends Reading>(
   readings: T[],
   boxes: PixelBox[],
   image: InkImage,
@@ -116,8 +132,8 @@ export async function readLostPronouns<T extends FinishedText>(
 }
 
 /** `r` with `I` put before its text, the indices of its measured characters moved past it. */
-function withLeadingI<T extends FinishedText>(r: T): T {
-  const move = (list?: { index: number; at: number }[]) => list?.map((m) => ({ ...m, index: m.index + 1 }));
+function withLeadingI<T extends Reading>(r: T): T {
+  const move = (list?: Placed[]) => list?.map((m) => ({ ...m, index: m.index + 1 }));
   const marks = move(r.marks);
   const dashes = move(r.dashes);
   const slashes = move(r.slashes);
