@@ -8,7 +8,8 @@ import { emHeight, reach } from "./split.js";
  * favicon tile (`K kottke.org`), a car's tyre symbol (`0 Tires (psi)`), the location arrow (`1 Precise:
  * On`), a back triangle (`· 搜索`). The recogniser names the nearest character; the ink says whether the
  * glyph can be that character in this line's font. It is an icon when it is
- * - a letter or digit filling ≥ 80% of its box (letters are strokes: ≤ 0.6 measured on the real set);
+ * - a letter or digit filling ≥ 80% of its box (letters are strokes: ≤ 0.6 measured on the real set),
+ *   but for a narrow bar (`STEM_ASPECT`), which is one stroke and fills its box;
  * - a letter or digit with more enclosed holes than the character has (`0` with two);
  * - read as a bar (`1`, `I`, `l`, `i`, `|`) but as wide as it is tall (a bar is under 0.6);
  * - taller than the character reaches by a fifth or more (SF Pro: capitals and digits 0.70 em,
@@ -48,8 +49,11 @@ export function leadingIcon(image: RgbImage, line: PixelBox, text: string, space
     g.bottom - band.baseline >= Math.max(SINKS * band.em, SINKS_PX);
 
   if (symbol) return g.fill >= 0.8 || sinks;
+  // A bar's glyph is one stroke: it fills its box whatever it is, so a narrow one is judged by its
+  // height and foot, not its fill (`I Don’t Know`, `I Agree`: SF Pro's I is a bare stem).
+  const stem = BARS.has(first) && g.aspect <= STEM_ASPECT;
   return (
-    g.fill >= 0.8 ||
+    (g.fill >= 0.8 && !stem) ||
     g.holes > (HOLES.get(first) ?? 0) ||
     (BARS.has(first) && g.aspect >= 0.85) ||
     (CHECK_READS.has(first) && g.leftTop >= CHECK_ARM) ||
@@ -161,6 +165,12 @@ const STEM_SPAN = 0.4;
 
 const DOTS = new Set(["·", ".", "•", "‧"]);
 const BARS = new Set(["1", "I", "l", "i", "|", "j", "!"]);
+/**
+ * Widest a bar's ink may be, as a share of its height, to count as a stem: SF Pro's I is ~0.08 em wide
+ * by 0.70 em (0.11; regular to bold 0.1–0.2, blur adds a pixel each side); an icon read as a bar is
+ * about as wide as tall (`BARS` ≥ 0.85 is an icon).
+ */
+const STEM_ASPECT = 0.35;
 /** Enclosed counters of SF Pro's letters and digits (others have none); `g` may have two. */
 const HOLES = new Map<string, number>([
   ..."0469ADOPQRabdeopq".split("").map((c) => [c, 1] as [string, number]),

@@ -28,6 +28,7 @@ import {
   WASHED_OUT_SPREAD,
 } from "./local-contrast.js";
 import { loneGlyphs } from "./lone-glyphs.js";
+import { readLostPronouns } from "./pronoun-i.js";
 import {
   type FinishedText,
   finishText,
@@ -163,6 +164,10 @@ export class PaddleOcrEngine implements OcrEngine {
     );
     await readTimePeriods(read, boxes, this.options.minConfidence, (again, which) =>
       this.read(detail, again.map(toDetail), which),
+    );
+    // `'m` read from a region that starts at the apostrophe: the stem of `I` at its edge (`pronoun-i.ts`).
+    await readLostPronouns(read, boxes, flat, this.options.minConfidence, (wider, which) =>
+      this.read(detail, wider.map(toDetail), which),
     );
     read.forEach((r, i) => {
       const box = boxes[i];

@@ -5,6 +5,7 @@ import type { PixelBox } from "./detect.js";
 import type { InkImage } from "./ink.js";
 import { lookAlikes } from "./look-alikes.js";
 import { monospacePitch } from "./monospace.js";
+import { pronounI } from "./pronoun-i.js";
 import { slashCandidate } from "./slashes.js";
 
 /**
@@ -292,7 +293,11 @@ export function finishText(
 ): FinishedText {
   // Look-alike glyphs (`I`/`l`, `O`/`0`) chosen from the recogniser's runner-up by context first: every
   // rule after this one sees the characters a reader would.
-  const r: CtcResult = { ...read, chars: lookAlikes(read.chars, read.alts, read.altScores) };
+  // Then a bar before `’m` is the pronoun `I`, its score its kind's (`pronoun-i.ts`).
+  const r: CtcResult = {
+    ...read,
+    ...pronounI(lookAlikes(read.chars, read.alts, read.altScores), read.scores, read.alts, read.altScores),
+  };
   const blank = (c: string) => c.trim() === "";
   let start = 0;
   while (start < r.chars.length && blank(r.chars[start] ?? "")) start++;

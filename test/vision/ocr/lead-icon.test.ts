@@ -146,3 +146,22 @@ describe("a symbol in a ring read as a round letter", () => {
     expect(leadingIcon(line17([...ring, [32, 28, 32, 40]]), box(10, 16, 224, 60), "P Name", 66)).toBe(false);
   });
 });
+
+describe("a bar read before a space", () => {
+  it("keeps a stem of cap height as I: one stroke fills its box (`I Agree`, `I Don’t Know`)", () => {
+    const img = line17([[30, 20, 30, 56]]);
+    expect(leadingIcon(img, box(10, 16, 224, 60), "I Name", 66)).toBe(false);
+    expect(leadingIcon(img, box(10, 16, 224, 60), "l Name", 66)).toBe(false);
+  });
+
+  it("still cuts a bar taller than the text (a colour strip, a divider) and a square read as I", () => {
+    expect(leadingIcon(line17([[30, 4, 30, 75]]), box(10, 2, 224, 78), "I Name", 66)).toBe(true);
+    const square: [number, number, number, number][] = Array.from({ length: 33 }, (_, k) => [
+      16,
+      22 + k,
+      50,
+      22 + k,
+    ]);
+    expect(leadingIcon(line17(square), box(10, 16, 224, 60), "I Name", 66)).toBe(true);
+  });
+});
