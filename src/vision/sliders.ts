@@ -1,6 +1,7 @@
 import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
 import { type Candidate, centreX, centreY, contains } from "./row.js";
+import { hollowEndThumb, lineOnward } from "./slider-ends.js";
 import { smoothGrid } from "./smooth-grid.js";
 import { cell, diff, type Grid, type Run, runs, SAME } from "./switches-grid.js";
 
@@ -53,6 +54,8 @@ const MIN_TRACK = 70;
 const MIN_SIDE = 4;
 /** Cells of blend between a track's end and its background (anti-aliasing, a camera's blur). */
 const END_SLACK = 3;
+/** Cells from a tick to a column clear of it: ticks are 1 pt wide, blurred a cell either side. */
+const TICK_CLEAR = 3;
 /** Share of the cells beside the track that must be its background (min/max symbols at the ends may not). */
 const FLAT_SHARE = 0.85;
 
@@ -71,7 +74,7 @@ interface Bar {
  * boundary (the cells either side within `SAME`) and the two differ by at most `DRIFT`: `runs` compares
  * each cell with its run's first, and a camera's vignetting and exposure move a long track's colour by
  * more than `SAME` end to end; a white thumb's shadow is a gradient from white to the grey track, which
- * differ by more than `DRIFT`.
+ * differ by more than `DRIFT`. Runs of one colour either side of a tick are joined too.
  */
 function barRuns(g: Grid, y: number): Run[] {
   const out: Run[] = [];
@@ -82,7 +85,10 @@ function barRuns(g: Grid, y: number): Run[] {
       r.x0 - last.x1 <= 1 &&
       diff(cell(g, last.x1 - 1, y), cell(g, r.x0, y)) <= SAME &&
       diff(cell(g, (last.x0 + last.x1) >> 1, y), cell(g, (r.x0 + r.x1) >> 1, y)) <= DRIFT; // middles: a run's first cell may be a blend
-    if (last && drift) last.x1 = r.x1;
+    // A tick across the track (a cell or two of fuller colour where it crosses a track that straddles
+    // two grid rows) splits it into runs of one colour a few cells apart.
+    const tick = last && r.x0 - last.x1 <= TICK_CLEAR && diff(last.colour, r.colour) <= SAME;
+    if (last && (drift || tick)) last.x1 = r.x1;
     else out.push({ ...r });
   }
   return out;
@@ -112,8 +118,15 @@ function asBar(g: Grid, y: number, x0: number, x1: number, colour: readonly numb
   let bottom = 0;
   let bg: readonly number[] | undefined;
   for (const f of [0.5, 0.25, 0.75]) {
-    const x = Math.floor(x0 + f * (x1 - x0));
-    const [t, b] = barExtent(g, x, y, colour);
+    // A tick across the track (ResearchKit's scale, a stepped slider: 1 pt wide) may sit at the point:
+    // the thinnest extent of it and the columns `TICK_CLEAR` either side is the track's.
+    let x = Math.floor(x0 + f * (x1 - x0));
+    let [t, b] = barExtent(g, x, y, colour);
+    for (const nx of [x - TICK_CLEAR, x + TICK_CLEAR]) {
+      if (nx < x0 || nx >= x1) continue;
+      const [nt, nb] = barExtent(g, nx, y, colour);
+      if (nb - nt < b - t) [x, t, b] = [nx, nt, nb];
+    }
     if (b - t < TRACK_TALL.min || b - t > TRACK_TALL.max || t < 1 || b >= g.h) return undefined;
     // Straight: the same edges along it (a glyph's curve, a clock digit's bowl, is not a track).
     if (top >= 0 && (Math.abs(t - top) > 1 || Math.abs(b - bottom) > 1)) return undefined;
@@ -309,19 +322,33 @@ function sliderRow(g: Grid, y: number): FoundSlider[] {
     }
     if (a.x1 - a.x0 < MIN_TRACK) continue;
     // The knob at an end: after the bar's right end, or before its left end.
-    const right = knobEnd(g, a, a.x1, 1);
-    const kr = right > a.x1 ? knobAt(g, a, a.x1, right) : undefined;
-    const sr = kr && slider(g, a, a.x0, right, kr, a.colour, undefined);
+    const sr = endSlider(g, a, 1);
     if (sr) {
       out.push(sr);
       continue;
     }
-    const left = knobEnd(g, a, a.x0 - 1, -1) + 1;
-    const kl = left < a.x0 ? knobAt(g, a, left, a.x0) : undefined;
-    const sl = kl && slider(g, a, left, a.x1, kl, undefined, a.colour);
+    const sl = endSlider(g, a, -1);
     if (sl) out.push(sl);
   }
   return out;
+}
+
+/**
+ * The slider with its knob past bar `a`'s right (`dir` 1) or left end: a solid knob, or a white thumb
+ * seen by its shadow (`hollowEndThumb`); when a thin line goes on past the knob (`lineOnward`), the knob
+ * is not at the end and the track runs to that line's end.
+ */
+function endSlider(g: Grid, a: Bar, dir: 1 | -1): FoundSlider | undefined {
+  const cy = Math.floor((a.top + a.bottom) / 2);
+  const start = dir === 1 ? a.x1 : a.x0 - 1;
+  const e = knobEnd(g, a, start, dir);
+  let k = e !== start ? (dir === 1 ? knobAt(g, a, a.x1, e) : knobAt(g, a, e + 1, a.x0)) : undefined;
+  k ??= hollowEndThumb(g, cy, a.bg, start, dir);
+  if (!k) return undefined;
+  const past = dir === 1 ? k.x1 : k.x0 - 1;
+  const on = lineOnward(g, cy, a.bg, past, dir, a.bottom - a.top + 2);
+  if (dir === 1) return slider(g, a, a.x0, on ?? k.x1, k, a.colour, undefined);
+  return slider(g, a, on === undefined ? k.x0 : on + 1, a.x1, k, undefined, a.colour);
 }
 
 /**
