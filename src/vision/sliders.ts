@@ -87,11 +87,17 @@ function barRuns(g: Grid, y: number): Run[] {
       diff(cell(g, (last.x0 + last.x1) >> 1, y), cell(g, (r.x0 + r.x1) >> 1, y)) <= DRIFT; // middles: a run's first cell may be a blend
     // A tick across the track (a cell or two of fuller colour where it crosses a track that straddles
     // two grid rows) splits it into runs of one colour a few cells apart.
-    const tick = last && r.x0 - last.x1 <= TICK_CLEAR && diff(last.colour, r.colour) <= SAME;
+    const tick = last && r.x0 - last.x1 <= TICK_CLEAR && diff(bodyColour(g, last, y), bodyColour(g, r, y)) <= SAME;
     if (last && (drift || tick)) last.x1 = r.x1;
     else out.push({ ...r });
   }
   return out;
+}
+
+/** A run's colour away from ticks and blends: per channel the median of the cells at ¼, ½ and ¾ along it. */
+function bodyColour(g: Grid, r: Run, y: number): number[] {
+  const cs = [0.25, 0.5, 0.75].map((f) => cell(g, Math.floor(r.x0 + f * (r.x1 - r.x0)), y));
+  return [0, 1, 2].map((c) => (cs.map((v) => v[c] ?? 0).sort((p, q) => p - q)[1] ?? 0));
 }
 
 /**
