@@ -1,4 +1,4 @@
-import { cell, diff, type Grid, SAME } from "./switches-grid.js";
+import { brightness, cell, cellBrightness, diff, type Grid, SAME } from "./switches-grid.js";
 
 /**
  * The ends of a slider's track (`sliders.ts`), in grid cells of about one point:
@@ -15,9 +15,10 @@ import { cell, diff, type Grid, SAME } from "./switches-grid.js";
 /** A white thumb's width in cells: UIKit's 28 pt thumb on 320–430 pt screens with its shadow's blur. */
 const THUMB = { min: 22, max: 36 };
 /**
- * A cell darker than the background by more than this is the thumb's shadow: a white-on-white thumb's
- * far rim measured 15–26 levels on a screenshot's grid, its bottom shadow ~26, its top rim ~7 (not
- * needed); camera noise after `smoothGrid`'s 3 × 3 mean is ~±5.
+ * A cell darker than the background by more than this (mean of the channels) is the thumb's shadow: a
+ * white-on-white thumb's far rim measured 15–26 levels on a screenshot's grid and ~20 filmed, its bottom
+ * shadow ~26 (filmed ~30), its top rim ~7 (not needed); camera noise after `smoothGrid`'s 3 × 3 mean is
+ * ~±5 a channel.
  */
 const RIM = 9;
 /** A rim is a few cells wide (anti-aliasing and the shadow's blur); longer is a stroke or a glyph. */
@@ -44,7 +45,7 @@ export function hollowEndThumb(
   dir: 1 | -1,
 ): EndKnob | undefined {
   const inside = (xx: number, yy: number): boolean => xx >= 0 && xx < g.w && yy >= 0 && yy < g.h;
-  const ink = (xx: number, yy: number): boolean => inside(xx, yy) && diff(cell(g, xx, yy), bg) > RIM;
+  const ink = (xx: number, yy: number): boolean => shadowAt(g, xx, yy, bg);
   let e = x;
   for (let i = 0; i < RIM_WIDE && inside(e, cy) && ink(e, cy); i++) e += dir;
   let n = 0;
@@ -62,25 +63,37 @@ export function hollowEndThumb(
   if (rim === 0 || rim >= RIM_WIDE || !inside(e, cy) || ink(e, cy)) return undefined;
   const d = Math.abs(e - x);
   if (d < THUMB.min || d > THUMB.max) return undefined;
-  const cx = x + dir * Math.floor(d / 2);
-  const r = d / 2;
-  // Down the middle: background, then the shadow at about the radius.
+  if (!thumbShadow(g, cy, bg, x + dir * Math.floor(d / 2), d / 2)) return undefined;
+  const [x0, x1] = dir === 1 ? [x, e] : [e + 1, x + 1];
+  return { x0, x1, top: Math.round(cy - d / 2), bottom: Math.round(cy + d / 2) };
+}
+
+/** `bg` less bright than a cell by more than `RIM`: a shadow (a neutral darkening; the mean of the
+ * channels, not the largest channel's difference, so a camera's colour noise counts a third as much). */
+function shadowAt(g: Grid, xx: number, yy: number, bg: readonly number[]): boolean {
+  return xx >= 0 && xx < g.w && yy >= 0 && yy < g.h && brightness(bg) - cellBrightness(g, xx, yy) > RIM;
+}
+
+/**
+ * Whether column `cx` down from row `cy` is a white thumb of radius `r` on background `bg`: the
+ * background until a shadow rim at about `r` below; above, a rim at about `r` or none within reach
+ * (UIKit offsets the shadow down); the interior clear a quarter of the way out on either side (no glyph
+ * inside a ring), the track's row `cy` aside.
+ */
+export function thumbShadow(g: Grid, cy: number, bg: readonly number[], cx: number, r: number): boolean {
   const rimAt = (step: 1 | -1): number => {
     let k = 1;
-    while (k <= r + 4 && inside(cx, cy + step * k) && !ink(cx, cy + step * k)) k++;
+    while (k <= r + 4 && cy + step * k >= 0 && cy + step * k < g.h && !shadowAt(g, cx, cy + step * k, bg)) k++;
     return k;
   };
+  const slack = Math.max(3, 0.2 * r);
   const down = rimAt(1);
   const up = rimAt(-1);
-  if (Math.abs(down - r) > Math.max(3, 0.2 * r)) return undefined;
-  // Above: a rim at the radius too, or none within reach (the shadow falls below the thumb).
-  if (up <= r + 4 && Math.abs(up - r) > Math.max(3, 0.2 * r)) return undefined;
-  // The interior is clear a quarter of the way out on either side (no glyph inside a ring).
-  for (const qx of [cx - Math.floor(r / 2), cx + Math.floor(r / 2)])
-    for (let yy = cy - Math.floor(r / 2); yy <= cy + Math.floor(r / 2); yy++)
-      if (yy !== cy && ink(qx, yy)) return undefined;
-  const [x0, x1] = dir === 1 ? [x, e] : [e + 1, x + 1];
-  return { x0, x1, top: Math.round(cy - r), bottom: Math.round(cy + r) };
+  if (Math.abs(down - r) > slack || (up <= r + 4 && Math.abs(up - r) > slack)) return false;
+  const q = Math.floor(r / 2);
+  for (const qx of [cx - q, cx + q])
+    for (let yy = cy - q; yy <= cy + q; yy++) if (Math.abs(yy - cy) > 1 && shadowAt(g, qx, yy, bg)) return false;
+  return true;
 }
 
 /** Background cells in a row that end a line (a tick's or a rounded end's blend is shorter). */

@@ -1,7 +1,7 @@
 import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
 import { type Candidate, centreX, centreY, contains } from "./row.js";
-import { hollowEndThumb, lineOnward } from "./slider-ends.js";
+import { hollowEndThumb, lineOnward, thumbShadow } from "./slider-ends.js";
 import { smoothGrid } from "./smooth-grid.js";
 import { cell, diff, type Grid, type Run, runs, SAME } from "./switches-grid.js";
 
@@ -42,7 +42,7 @@ const HOLLOW_THUMB = { min: 22, max: 36 };
 const HOLLOW_TRACK = 120;
 /** Colours of one track's runs through a camera differ by up to ~17; UIKit's grey track and white by 26. */
 const DRIFT = 22;
-/** Track height in cells: 2 pt (iOS 7–12) to ~8 pt (custom and iOS 26 tracks). */
+/** Track height in cells: 2 pt (iOS 7–12) to ~8 pt (custom and iOS 26 tracks); 1 in full colour (`asBar`). */
 const TRACK_TALL = { min: 2, max: 8 };
 /** Knob height in cells, and as a multiple of the track's: a 28 pt thumb on 4 pt; a 12 pt dot on 5 pt. */
 const KNOB_TALL = { min: 8, max: 40, minRatio: 1.8 };
@@ -133,7 +133,7 @@ function asBar(g: Grid, y: number, x0: number, x1: number, colour: readonly numb
       const [nt, nb] = barExtent(g, nx, y, colour);
       if (nb - nt < b - t) [x, t, b] = [nx, nt, nb];
     }
-    if (b - t < TRACK_TALL.min || b - t > TRACK_TALL.max || t < 1 || b >= g.h) return undefined;
+    if (b - t < 1 || b - t > TRACK_TALL.max || t < 1 || b >= g.h) return undefined;
     // Straight: the same edges along it (a glyph's curve, a clock digit's bowl, is not a track).
     if (top >= 0 && (Math.abs(t - top) > 1 || Math.abs(b - bottom) > 1)) return undefined;
     const above = cell(g, x, t - 1);
@@ -142,6 +142,9 @@ function asBar(g: Grid, y: number, x0: number, x1: number, colour: readonly numb
     const up = t >= 3 ? cell(g, x, t - 3) : above;
     const down = b + 2 < g.h ? cell(g, x, b + 2) : below;
     if (diff(up, down) > 2 * SAME || diff(up, colour) <= SAME) return undefined;
+    // One cell tall only in full colour: a 1 pt line on whole points (ResearchKit's scale track); a
+    // 1 px hairline (a separator) is a third of a cell, within `2 * SAME` of its cell.
+    if (b - t < TRACK_TALL.min && diff(up, colour) <= 2 * SAME) return undefined;
     if (bg && diff(bg, up) > 2 * SAME) return undefined;
     bg ??= up;
     if (top < 0) [top, bottom] = [t, b];
@@ -221,6 +224,19 @@ function hollowGap(g: Grid, a: Bar, x0: number, x1: number): boolean {
   return true;
 }
 
+/**
+ * A thumb-wide gap of background from bar `a`'s end to `x1` where a white thumb's shadow shows below it
+ * (`thumbShadow`): the thumb on a one-colour track (ResearchKit's scale, a grey-on-grey custom slider),
+ * where the two-colour test of `hollowOk` cannot apply.
+ */
+function shadowedGap(g: Grid, a: Bar, x1: number): Knob | undefined {
+  const w = x1 - a.x1;
+  if (w < HOLLOW_THUMB.min || w > HOLLOW_THUMB.max || !hollowGap(g, a, a.x1, x1)) return undefined;
+  const cy = Math.floor((a.top + a.bottom) / 2);
+  if (!thumbShadow(g, cy, a.bg, (a.x1 + x1) >> 1, w / 2)) return undefined;
+  return { x0: a.x1, x1, top: cy - (w >> 1), bottom: cy - (w >> 1) + w };
+}
+
 /** Where the knob beside a bar's end ends: the first background cell out from `x`, stepping `dir`. */
 function knobEnd(g: Grid, a: Bar, x: number, dir: 1 | -1): number {
   const cy = Math.floor((a.top + a.bottom) / 2);
@@ -261,7 +277,16 @@ function trackEnd(g: Grid, a: Bar, x: number, dir: 1 | -1, colour: readonly numb
   // within twice SAME of both).
   const onTrack = (c: readonly number[]): boolean =>
     diff(c, colour) <= 2 * SAME && diff(c, colour) < diff(c, a.bg);
-  while (e >= 0 && e < g.w && onTrack(cell(g, e, cy))) e += dir;
+  const inRow = (x: number): boolean => x >= 0 && x < g.w;
+  for (;;) {
+    while (inRow(e) && onTrack(cell(g, e, cy))) e += dir;
+    // A tick across the track (darker where it crosses): more track within `TICK_CLEAR` cells past it.
+    let t = e;
+    while (inRow(t) && Math.abs(t - e) < TICK_CLEAR && diff(cell(g, t, cy), a.bg) > SAME && !onTrack(cell(g, t, cy)))
+      t += dir;
+    if (t === e || !inRow(t) || !onTrack(cell(g, t, cy))) break;
+    e = t;
+  }
   for (let i = 0; i <= END_SLACK && e >= 0 && e < g.w; e += dir, i++)
     if (diff(cell(g, e, cy), a.bg) <= SAME) return e;
   return undefined;
@@ -318,8 +343,9 @@ function sliderRow(g: Grid, y: number): FoundSlider[] {
         gap >= HOLLOW_THUMB.min &&
         gap <= HOLLOW_THUMB.max &&
         b.x1 - a.x0 >= HOLLOW_TRACK;
-      const k = knobAt(g, a, a.x1, b.x0, hollowOk);
-      const s = k && slider(g, a, a.x0, b.x1, k, a.colour, b.colour);
+      const between = (k: Knob | undefined): FoundSlider | undefined =>
+        k && slider(g, a, a.x0, b.x1, k, a.colour, b.colour);
+      const s = between(knobAt(g, a, a.x1, b.x0, hollowOk)) ?? between(shadowedGap(g, a, b.x0));
       if (s) {
         out.push(s);
         used.add(b);
