@@ -56,6 +56,8 @@ const MIN_SIDE = 4;
 const END_SLACK = 3;
 /** Cells from a tick to a column clear of it: ticks are 1 pt wide, blurred a cell either side. */
 const TICK_CLEAR = 3;
+/** A run at least this long may have a tick at a sampled point: ResearchKit's 10-step scale spaces them ~30. */
+const TICK_DODGE_RUN = 24;
 /** Share of the cells beside the track that must be its background (min/max symbols at the ends may not). */
 const FLAT_SHARE = 0.85;
 
@@ -128,7 +130,9 @@ function asBar(g: Grid, y: number, x0: number, x1: number, colour: readonly numb
     // the thinnest extent of it and the columns `TICK_CLEAR` either side is the track's.
     let x = Math.floor(x0 + f * (x1 - x0));
     let [t, b] = barExtent(g, x, y, colour);
-    for (const nx of [x - TICK_CLEAR, x + TICK_CLEAR]) {
+    // Only on a long run (a ticked track's runs are joined across their ticks): on a short one the
+    // thinnest column is a shape's tip (a play triangle's).
+    for (const nx of x1 - x0 >= TICK_DODGE_RUN ? [x - TICK_CLEAR, x + TICK_CLEAR] : []) {
       if (nx < x0 || nx >= x1) continue;
       const [nt, nb] = barExtent(g, nx, y, colour);
       if (nb - nt < b - t) [x, t, b] = [nx, nt, nb];
