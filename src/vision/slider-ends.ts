@@ -83,7 +83,8 @@ function shadowAt(g: Grid, xx: number, yy: number, bg: readonly number[]): boole
 export function thumbShadow(g: Grid, cy: number, bg: readonly number[], cx: number, r: number): boolean {
   const rimAt = (step: 1 | -1): number => {
     let k = 1;
-    while (k <= r + 4 && cy + step * k >= 0 && cy + step * k < g.h && !shadowAt(g, cx, cy + step * k, bg)) k++;
+    while (k <= r + 4 && cy + step * k >= 0 && cy + step * k < g.h && !shadowAt(g, cx, cy + step * k, bg))
+      k++;
     return k;
   };
   const slack = Math.max(3, 0.2 * r);
@@ -92,7 +93,8 @@ export function thumbShadow(g: Grid, cy: number, bg: readonly number[], cx: numb
   if (Math.abs(down - r) > slack || (up <= r + 4 && Math.abs(up - r) > slack)) return false;
   const q = Math.floor(r / 2);
   for (const qx of [cx - q, cx + q])
-    for (let yy = cy - q; yy <= cy + q; yy++) if (Math.abs(yy - cy) > 1 && shadowAt(g, qx, yy, bg)) return false;
+    for (let yy = cy - q; yy <= cy + q; yy++)
+      if (Math.abs(yy - cy) > 1 && shadowAt(g, qx, yy, bg)) return false;
   return true;
 }
 

@@ -1,9 +1,11 @@
 import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
 import { type Candidate, centreX, centreY, contains } from "./row.js";
+import { trimTrackCaps } from "./slider-caps.js";
 import { hollowEndThumb, lineOnward, thumbShadow } from "./slider-ends.js";
+import { barRuns, TICK_CLEAR } from "./slider-runs.js";
 import { smoothGrid } from "./smooth-grid.js";
-import { cell, diff, type Grid, type Run, runs, SAME } from "./switches-grid.js";
+import { cell, diff, type Grid, SAME } from "./switches-grid.js";
 
 /**
  * Sliders (UISlider and look-alikes) found in the pixels: a thin horizontal track with a knob on it.
@@ -40,8 +42,6 @@ export interface FoundSlider {
 const HOLLOW_THUMB = { min: 22, max: 36 };
 /** …on a track this long at least (UIKit sliders span a table cell, ≥ 150 pt in Settings). */
 const HOLLOW_TRACK = 120;
-/** Colours of one track's runs through a camera differ by up to ~17; UIKit's grey track and white by 26. */
-const DRIFT = 22;
 /** Track height in cells: 2 pt (iOS 7–12) to ~8 pt (custom and iOS 26 tracks); 1 in full colour (`asBar`). */
 const TRACK_TALL = { min: 2, max: 8 };
 /** Knob height in cells, and as a multiple of the track's: a 28 pt thumb on 4 pt; a 12 pt dot on 5 pt. */
@@ -54,8 +54,6 @@ const MIN_TRACK = 70;
 const MIN_SIDE = 4;
 /** Cells of blend between a track's end and its background (anti-aliasing, a camera's blur). */
 const END_SLACK = 3;
-/** Cells from a tick to a column clear of it: ticks are 1 pt wide, blurred a cell either side. */
-const TICK_CLEAR = 3;
 /** A run at least this long may have a tick at a sampled point: ResearchKit's 10-step scale spaces them ~30. */
 const TICK_DODGE_RUN = 24;
 /** Share of the cells beside the track that must be its background (min/max symbols at the ends may not). */
@@ -69,37 +67,6 @@ interface Bar {
   colour: readonly number[];
   /** The background just above the bar. */
   bg: readonly number[];
-}
-
-/**
- * The runs along row y, a run joined to the one before it where the colour only drifted across their
- * boundary (the cells either side within `SAME`) and the two differ by at most `DRIFT`: `runs` compares
- * each cell with its run's first, and a camera's vignetting and exposure move a long track's colour by
- * more than `SAME` end to end; a white thumb's shadow is a gradient from white to the grey track, which
- * differ by more than `DRIFT`. Runs of one colour either side of a tick are joined too.
- */
-function barRuns(g: Grid, y: number): Run[] {
-  const out: Run[] = [];
-  for (const r of runs(g, y)) {
-    const last = out[out.length - 1];
-    const drift =
-      last &&
-      r.x0 - last.x1 <= 1 &&
-      diff(cell(g, last.x1 - 1, y), cell(g, r.x0, y)) <= SAME &&
-      diff(cell(g, (last.x0 + last.x1) >> 1, y), cell(g, (r.x0 + r.x1) >> 1, y)) <= DRIFT; // middles: a run's first cell may be a blend
-    // A tick across the track (a cell or two of fuller colour where it crosses a track that straddles
-    // two grid rows) splits it into runs of one colour a few cells apart.
-    const tick = last && r.x0 - last.x1 <= TICK_CLEAR && diff(bodyColour(g, last, y), bodyColour(g, r, y)) <= SAME;
-    if (last && (drift || tick)) last.x1 = r.x1;
-    else out.push({ ...r });
-  }
-  return out;
-}
-
-/** A run's colour away from ticks and blends: per channel the median of the cells at ¼, ½ and ¾ along it. */
-function bodyColour(g: Grid, r: Run, y: number): number[] {
-  const cs = [0.25, 0.5, 0.75].map((f) => cell(g, Math.floor(r.x0 + f * (r.x1 - r.x0)), y));
-  return [0, 1, 2].map((c) => (cs.map((v) => v[c] ?? 0).sort((p, q) => p - q)[1] ?? 0));
 }
 
 /**
@@ -286,7 +253,12 @@ function trackEnd(g: Grid, a: Bar, x: number, dir: 1 | -1, colour: readonly numb
     while (inRow(e) && onTrack(cell(g, e, cy))) e += dir;
     // A tick across the track (darker where it crosses): more track within `TICK_CLEAR` cells past it.
     let t = e;
-    while (inRow(t) && Math.abs(t - e) < TICK_CLEAR && diff(cell(g, t, cy), a.bg) > SAME && !onTrack(cell(g, t, cy)))
+    while (
+      inRow(t) &&
+      Math.abs(t - e) < TICK_CLEAR &&
+      diff(cell(g, t, cy), a.bg) > SAME &&
+      !onTrack(cell(g, t, cy))
+    )
       t += dir;
     if (t === e || !inRow(t) || !onTrack(cell(g, t, cy))) break;
     e = t;
@@ -407,7 +379,8 @@ export function findSliders(image: RgbImage, grid: Grid = smoothGrid(image)): Fo
 /**
  * Slider rows added to `rows`: `[slider] "" 21%` over each track found. Icon rows centred on a track
  * (the knob boxed by the detector or the glyph proposer) are the slider and are dropped; the min/max
- * symbols beside a track stay (they are drawn outside its box).
+ * symbols beside a track stay (they are drawn outside its box); a value label that read the track's end
+ * cap as a last character loses it (`slider-caps.ts`).
  */
 export function applySliders(
   screen: RgbImage,
@@ -416,8 +389,11 @@ export function applySliders(
 ): Candidate[] {
   const found = findSliders(screen, grid);
   if (found.length === 0) return [...rows];
-  const kept = rows.filter(
-    (r) => !(r.kind === "icon" && found.some((s) => contains(s.box, centreX(r.box), centreY(r.box)))),
+  const kept = trimTrackCaps(
+    rows.filter(
+      (r) => !(r.kind === "icon" && found.some((s) => contains(s.box, centreX(r.box), centreY(r.box)))),
+    ),
+    found.map((s) => s.box),
   );
   return [
     ...kept,
