@@ -5,7 +5,7 @@ import { trimTrackCaps } from "./slider-caps.js";
 import { hollowEndThumb, lineOnward, thumbShadow } from "./slider-ends.js";
 import { barRuns, TICK_CLEAR } from "./slider-runs.js";
 import { smoothGrid } from "./smooth-grid.js";
-import { cell, diff, type Grid, SAME } from "./switches-grid.js";
+import { cell, diff, type Grid, isKnob, SAME } from "./switches-grid.js";
 
 /**
  * Sliders (UISlider and look-alikes) found in the pixels: a thin horizontal track with a knob on it.
@@ -287,6 +287,10 @@ function slider(
   const x0 = left + 1;
   const x1 = right;
   if (x1 - x0 < MIN_TRACK || !flatBeside(g, a, x0, x1, k)) return undefined;
+  // A one-cell track (a 1 pt line) only under UIKit's white thumb (ResearchKit's scale keeps it): a
+  // thin line ending at a coloured shape (a switch, a lit edge in a photo) is not a slider.
+  if (a.bottom - a.top < TRACK_TALL.min && !isKnob(cell(g, (k.x0 + k.x1) >> 1, Math.floor((a.top + a.bottom) / 2))))
+    return undefined;
   return {
     box: [x0 / g.w, k.top / g.h, x1 / g.w, k.bottom / g.h],
     value: Math.min(1, Math.max(0, ((k.x0 + k.x1) / 2 - x0) / Math.max(1, x1 - x0))),
