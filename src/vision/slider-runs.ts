@@ -8,6 +8,21 @@ const DRIFT = 22;
  * cell either side.
  */
 export const TICK_CLEAR = 3;
+/** Cells of blend between a track's end and its background (anti-aliasing, a camera's blur). */
+const END_SLACK = 3;
+/** Share of the cells beside the track that must be its background (min/max symbols at the ends may not). */
+const FLAT_SHARE = 0.85;
+
+/** A thin bar along a grid row (`sliders.ts`): a track's run with its height and background. */
+export interface Bar {
+  x0: number;
+  x1: number;
+  top: number;
+  bottom: number;
+  colour: readonly number[];
+  /** The background just above the bar. */
+  bg: readonly number[];
+}
 
 /**
  * The runs along row y, a run joined to the one before it where the colour only drifted across their
@@ -39,4 +54,62 @@ export function barRuns(g: Grid, y: number): Run[] {
 function bodyColour(g: Grid, r: Run, y: number): number[] {
   const cs = [0.25, 0.5, 0.75].map((f) => cell(g, Math.floor(r.x0 + f * (r.x1 - r.x0)), y));
   return [0, 1, 2].map((c) => cs.map((v) => v[c] ?? 0).sort((p, q) => p - q)[1] ?? 0);
+}
+
+/**
+ * Whether the track's surroundings are one flat background: cells just above and below the track, every
+ * few cells along it (the knob's span skipped). A slider sits on a table cell or a sheet; a street on a
+ * map with a pin on it has labels, blocks and other streets beside it.
+ */
+export function flatBeside(g: Grid, a: Bar, x0: number, x1: number, k: { x0: number; x1: number }): boolean {
+  const ys = [a.top - 2, a.bottom + 1].filter((y) => y >= 0 && y < g.h);
+  let n = 0;
+  let flat = 0;
+  for (let x = x0 + 1; x < x1 - 1; x += 4) {
+    if (x >= k.x0 - 2 && x < k.x1 + 2) continue;
+    for (const y of ys) {
+      n++;
+      if (diff(cell(g, x, y), a.bg) <= SAME) flat++;
+    }
+  }
+  return n > 0 && flat >= FLAT_SHARE * n;
+}
+
+/**
+ * Where the track's end really is, from a run's end at `x` stepping `dir`: past more of the track's
+ * colour (a run stops short where sensor noise or blur moved a cell a little), then the first
+ * background cell within `END_SLACK` cells of blend; undefined when the bar runs on into something
+ * else (a street into a label or another street).
+ */
+export function trackEnd(
+  g: Grid,
+  a: Bar,
+  x: number,
+  dir: 1 | -1,
+  colour: readonly number[],
+): number | undefined {
+  const cy = Math.floor((a.top + a.bottom) / 2);
+  let e = x;
+  // More track: near its colour, and nearer it than the background (a pale grey track on white is
+  // within twice SAME of both).
+  const onTrack = (c: readonly number[]): boolean =>
+    diff(c, colour) <= 2 * SAME && diff(c, colour) < diff(c, a.bg);
+  const inRow = (x: number): boolean => x >= 0 && x < g.w;
+  for (;;) {
+    while (inRow(e) && onTrack(cell(g, e, cy))) e += dir;
+    // A tick across the track (darker where it crosses): more track within `TICK_CLEAR` cells past it.
+    let t = e;
+    while (
+      inRow(t) &&
+      Math.abs(t - e) < TICK_CLEAR &&
+      diff(cell(g, t, cy), a.bg) > SAME &&
+      !onTrack(cell(g, t, cy))
+    )
+      t += dir;
+    if (t === e || !inRow(t) || !onTrack(cell(g, t, cy))) break;
+    e = t;
+  }
+  for (let i = 0; i <= END_SLACK && e >= 0 && e < g.w; e += dir, i++)
+    if (diff(cell(g, e, cy), a.bg) <= SAME) return e;
+  return undefined;
 }

@@ -3,7 +3,7 @@ import type { RgbImage } from "../shared/image.js";
 import { type Candidate, centreX, centreY, contains } from "./row.js";
 import { trimTrackCaps } from "./slider-caps.js";
 import { hollowEndThumb, lineOnward, thumbShadow } from "./slider-ends.js";
-import { barRuns, TICK_CLEAR } from "./slider-runs.js";
+import { type Bar, barRuns, flatBeside, TICK_CLEAR, trackEnd } from "./slider-runs.js";
 import { smoothGrid } from "./smooth-grid.js";
 import { cell, diff, type Grid, isKnob, SAME } from "./switches-grid.js";
 
@@ -24,8 +24,15 @@ import { cell, diff, type Grid, isKnob, SAME } from "./switches-grid.js";
  *   thumb's faint shadow is lost, so a thumb-wide gap of background between the track's two colours on
  *   a long track is taken as the thumb.
  *
+ * - A white thumb at the track's very end (value 0 or 1) is found by its shadow (`slider-ends.ts`); a
+ *   line going on past a knob makes it a mid-track knob (its far side a track the bar test missed).
+ * - Ticked tracks (ResearchKit's `ORKScaleSlider`: a 1 pt line with a 1 × 7 pt tick at each step):
+ *   runs split by ticks are joined (`slider-runs.ts`), the height is read beside a tick, and a 1 pt line
+ *   on whole points (one cell) is a track in full colour under a white thumb.
+ *
  * Not covered: vertical sliders (Control Center's volume and brightness blocks, found as icons), a knob
- * without a visible track, a white thumb at the track's very end, 2 pt tracks through a camera.
+ * without a visible track, ResearchKit's scale before a touch (no thumb drawn at all), 2 pt tracks
+ * through a camera.
  */
 
 export interface FoundSlider {
@@ -52,22 +59,8 @@ const KNOB_WIDE = { min: 0.6, max: 1.8 };
 const MIN_TRACK = 70;
 /** Each side of a knob between two track runs is at least this long (the knob can sit near an end). */
 const MIN_SIDE = 4;
-/** Cells of blend between a track's end and its background (anti-aliasing, a camera's blur). */
-const END_SLACK = 3;
 /** A run at least this long may have a tick at a sampled point: ResearchKit's 10-step scale spaces them ~30. */
 const TICK_DODGE_RUN = 24;
-/** Share of the cells beside the track that must be its background (min/max symbols at the ends may not). */
-const FLAT_SHARE = 0.85;
-
-interface Bar {
-  x0: number;
-  x1: number;
-  top: number;
-  bottom: number;
-  colour: readonly number[];
-  /** The background just above the bar. */
-  bg: readonly number[];
-}
 
 /**
  * Cells up and down from (x, y) nearer `colour` than the background (read past the tallest track above):
@@ -217,58 +210,6 @@ function knobEnd(g: Grid, a: Bar, x: number, dir: 1 | -1): number {
 }
 
 /**
- * Whether the track's surroundings are one flat background: cells just above and below the track, every
- * few cells along it (the knob's span skipped). A slider sits on a table cell or a sheet; a street on a
- * map with a pin on it has labels, blocks and other streets beside it.
- */
-function flatBeside(g: Grid, a: Bar, x0: number, x1: number, k: Knob): boolean {
-  const ys = [a.top - 2, a.bottom + 1].filter((y) => y >= 0 && y < g.h);
-  let n = 0;
-  let flat = 0;
-  for (let x = x0 + 1; x < x1 - 1; x += 4) {
-    if (x >= k.x0 - 2 && x < k.x1 + 2) continue;
-    for (const y of ys) {
-      n++;
-      if (diff(cell(g, x, y), a.bg) <= SAME) flat++;
-    }
-  }
-  return n > 0 && flat >= FLAT_SHARE * n;
-}
-
-/**
- * Where the track's end really is, from a run's end at `x` stepping `dir`: past more of the track's
- * colour (a run stops short where sensor noise or blur moved a cell a little), then the first
- * background cell within `END_SLACK` cells of blend; undefined when the bar runs on into something
- * else (a street into a label or another street).
- */
-function trackEnd(g: Grid, a: Bar, x: number, dir: 1 | -1, colour: readonly number[]): number | undefined {
-  const cy = Math.floor((a.top + a.bottom) / 2);
-  let e = x;
-  // More track: near its colour, and nearer it than the background (a pale grey track on white is
-  // within twice SAME of both).
-  const onTrack = (c: readonly number[]): boolean =>
-    diff(c, colour) <= 2 * SAME && diff(c, colour) < diff(c, a.bg);
-  const inRow = (x: number): boolean => x >= 0 && x < g.w;
-  for (;;) {
-    while (inRow(e) && onTrack(cell(g, e, cy))) e += dir;
-    // A tick across the track (darker where it crosses): more track within `TICK_CLEAR` cells past it.
-    let t = e;
-    while (
-      inRow(t) &&
-      Math.abs(t - e) < TICK_CLEAR &&
-      diff(cell(g, t, cy), a.bg) > SAME &&
-      !onTrack(cell(g, t, cy))
-    )
-      t += dir;
-    if (t === e || !inRow(t) || !onTrack(cell(g, t, cy))) break;
-    e = t;
-  }
-  for (let i = 0; i <= END_SLACK && e >= 0 && e < g.w; e += dir, i++)
-    if (diff(cell(g, e, cy), a.bg) <= SAME) return e;
-  return undefined;
-}
-
-/**
  * The slider over [from, to) with knob `k`, its ends found past more track of `leftColour` /
  * `rightColour` (the part beyond the knob, when the knob is not at that end).
  */
@@ -289,7 +230,10 @@ function slider(
   if (x1 - x0 < MIN_TRACK || !flatBeside(g, a, x0, x1, k)) return undefined;
   // A one-cell track (a 1 pt line) only under UIKit's white thumb (ResearchKit's scale keeps it): a
   // thin line ending at a coloured shape (a switch, a lit edge in a photo) is not a slider.
-  if (a.bottom - a.top < TRACK_TALL.min && !isKnob(cell(g, (k.x0 + k.x1) >> 1, Math.floor((a.top + a.bottom) / 2))))
+  if (
+    a.bottom - a.top < TRACK_TALL.min &&
+    !isKnob(cell(g, (k.x0 + k.x1) >> 1, Math.floor((a.top + a.bottom) / 2)))
+  )
     return undefined;
   return {
     box: [x0 / g.w, k.top / g.h, x1 / g.w, k.bottom / g.h],
