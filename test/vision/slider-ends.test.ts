@@ -47,7 +47,9 @@ describe("findSliders at a track's ends and on ticked tracks", () => {
       const png = await sliderScreen(mode, [...SLIDERS, ...NEGATIVES]);
       const shot = await found(png);
       // Every slider at its value, and nothing else (not the axis, divider, progress bar or segments).
-      SLIDERS.forEach((s, i) => expect(has(shot, s.y, EXPECT[i] ?? -1), `${mode} y ${s.y}`).toBe(true));
+      SLIDERS.forEach((s, i) => {
+        expect(has(shot, s.y, EXPECT[i] ?? -1), `${mode} y ${s.y}`).toBe(true);
+      });
       expect(shot).toHaveLength(SLIDERS.length);
       // Filmed: whatever is found is a slider at its value; dark, all are found; light, at least 5 of 8
       // (a white thumb at a light track's right end loses its shadow's rim to the blur on some seeds).
