@@ -9,8 +9,11 @@ import type { Candidate } from "./row.js";
  * end nearer the track, when the line's box reaches past the track's end (real text stops short of it).
  */
 
-/** Characters a 2–4 pt disc reads as. */
-const CAP = /^[·•∙‧.\-–]$/u;
+/**
+ * Characters a 2–4 pt disc reads as. Not `.`: an abbreviated label (`Satur.`) ends in one and its box may
+ * run into the track through a camera (check set 3, camera: `Satur.` read `Satur` when `.` was trimmed).
+ */
+const CAP = /^[·•∙‧]$/u;
 
 /** Whether a text line centred on the slider's band reaches into its box from the left or the right. */
 function into(r: Candidate, s: FracBox): "left" | "right" | undefined {

@@ -32,6 +32,7 @@ describe("trimTrackCaps", () => {
       text("approx.", [0.04, 0.34, 0.15, 0.36]), // ends before the track
       text("Volume.", [0.04, 0.3, 0.2, 0.32]), // the title above the slider
       text("20 in", [0.04, 0.34, 0.17, 0.36]), // runs in, but no cap read
+      text("Satur.", [0.04, 0.34, 0.17, 0.36]), // an abbreviation's full stop, running in on a filmed frame
     ];
     expect(trimTrackCaps(rows, [slider])).toEqual(rows);
   });
