@@ -1,8 +1,11 @@
 import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
 import { type Candidate, centreX, centreY, contains } from "./row.js";
+import { trimTrackCaps } from "./slider-caps.js";
+import { hollowEndThumb, lineOnward, thumbShadow } from "./slider-ends.js";
+import { type Bar, barRuns, flatBeside, TICK_CLEAR, trackEnd } from "./slider-runs.js";
 import { smoothGrid } from "./smooth-grid.js";
-import { cell, diff, type Grid, type Run, runs, SAME } from "./switches-grid.js";
+import { cell, diff, type Grid, isKnob, SAME } from "./switches-grid.js";
 
 /**
  * Sliders (UISlider and look-alikes) found in the pixels: a thin horizontal track with a knob on it.
@@ -21,8 +24,15 @@ import { cell, diff, type Grid, type Run, runs, SAME } from "./switches-grid.js"
  *   thumb's faint shadow is lost, so a thumb-wide gap of background between the track's two colours on
  *   a long track is taken as the thumb.
  *
+ * - A white thumb at the track's very end (value 0 or 1) is found by its shadow (`slider-ends.ts`); a
+ *   line going on past a knob makes it a mid-track knob (its far side a track the bar test missed).
+ * - Ticked tracks (ResearchKit's `ORKScaleSlider`: a 1 pt line with a 1 × 7 pt tick at each step):
+ *   runs split by ticks are joined (`slider-runs.ts`), the height is read beside a tick, and a 1 pt line
+ *   on whole points (one cell) is a track in full colour under a white thumb.
+ *
  * Not covered: vertical sliders (Control Center's volume and brightness blocks, found as icons), a knob
- * without a visible track, a white thumb at the track's very end, 2 pt tracks through a camera.
+ * without a visible track, ResearchKit's scale before a touch (no thumb drawn at all), 2 pt tracks
+ * through a camera.
  */
 
 export interface FoundSlider {
@@ -39,9 +49,7 @@ export interface FoundSlider {
 const HOLLOW_THUMB = { min: 22, max: 36 };
 /** …on a track this long at least (UIKit sliders span a table cell, ≥ 150 pt in Settings). */
 const HOLLOW_TRACK = 120;
-/** Colours of one track's runs through a camera differ by up to ~17; UIKit's grey track and white by 26. */
-const DRIFT = 22;
-/** Track height in cells: 2 pt (iOS 7–12) to ~8 pt (custom and iOS 26 tracks). */
+/** Track height in cells: 2 pt (iOS 7–12) to ~8 pt (custom and iOS 26 tracks); 1 in full colour (`asBar`). */
 const TRACK_TALL = { min: 2, max: 8 };
 /** Knob height in cells, and as a multiple of the track's: a 28 pt thumb on 4 pt; a 12 pt dot on 5 pt. */
 const KNOB_TALL = { min: 8, max: 40, minRatio: 1.8 };
@@ -51,42 +59,8 @@ const KNOB_WIDE = { min: 0.6, max: 1.8 };
 const MIN_TRACK = 70;
 /** Each side of a knob between two track runs is at least this long (the knob can sit near an end). */
 const MIN_SIDE = 4;
-/** Cells of blend between a track's end and its background (anti-aliasing, a camera's blur). */
-const END_SLACK = 3;
-/** Share of the cells beside the track that must be its background (min/max symbols at the ends may not). */
-const FLAT_SHARE = 0.85;
-
-interface Bar {
-  x0: number;
-  x1: number;
-  top: number;
-  bottom: number;
-  colour: readonly number[];
-  /** The background just above the bar. */
-  bg: readonly number[];
-}
-
-/**
- * The runs along row y, a run joined to the one before it where the colour only drifted across their
- * boundary (the cells either side within `SAME`) and the two differ by at most `DRIFT`: `runs` compares
- * each cell with its run's first, and a camera's vignetting and exposure move a long track's colour by
- * more than `SAME` end to end; a white thumb's shadow is a gradient from white to the grey track, which
- * differ by more than `DRIFT`.
- */
-function barRuns(g: Grid, y: number): Run[] {
-  const out: Run[] = [];
-  for (const r of runs(g, y)) {
-    const last = out[out.length - 1];
-    const drift =
-      last &&
-      r.x0 - last.x1 <= 1 &&
-      diff(cell(g, last.x1 - 1, y), cell(g, r.x0, y)) <= SAME &&
-      diff(cell(g, (last.x0 + last.x1) >> 1, y), cell(g, (r.x0 + r.x1) >> 1, y)) <= DRIFT; // middles: a run's first cell may be a blend
-    if (last && drift) last.x1 = r.x1;
-    else out.push({ ...r });
-  }
-  return out;
-}
+/** A run at least this long may have a tick at a sampled point: ResearchKit's 10-step scale spaces them ~30. */
+const TICK_DODGE_RUN = 24;
 
 /**
  * Cells up and down from (x, y) nearer `colour` than the background (read past the tallest track above):
@@ -112,9 +86,18 @@ function asBar(g: Grid, y: number, x0: number, x1: number, colour: readonly numb
   let bottom = 0;
   let bg: readonly number[] | undefined;
   for (const f of [0.5, 0.25, 0.75]) {
-    const x = Math.floor(x0 + f * (x1 - x0));
-    const [t, b] = barExtent(g, x, y, colour);
-    if (b - t < TRACK_TALL.min || b - t > TRACK_TALL.max || t < 1 || b >= g.h) return undefined;
+    // A tick across the track (ResearchKit's scale, a stepped slider: 1 pt wide) may sit at the point:
+    // the thinnest extent of it and the columns `TICK_CLEAR` either side is the track's.
+    let x = Math.floor(x0 + f * (x1 - x0));
+    let [t, b] = barExtent(g, x, y, colour);
+    // Only on a long run (a ticked track's runs are joined across their ticks): on a short one the
+    // thinnest column is a shape's tip (a play triangle's).
+    for (const nx of x1 - x0 >= TICK_DODGE_RUN ? [x - TICK_CLEAR, x + TICK_CLEAR] : []) {
+      if (nx < x0 || nx >= x1) continue;
+      const [nt, nb] = barExtent(g, nx, y, colour);
+      if (nb - nt < b - t) [x, t, b] = [nx, nt, nb];
+    }
+    if (b - t < 1 || b - t > TRACK_TALL.max || t < 1 || b >= g.h) return undefined;
     // Straight: the same edges along it (a glyph's curve, a clock digit's bowl, is not a track).
     if (top >= 0 && (Math.abs(t - top) > 1 || Math.abs(b - bottom) > 1)) return undefined;
     const above = cell(g, x, t - 1);
@@ -123,6 +106,9 @@ function asBar(g: Grid, y: number, x0: number, x1: number, colour: readonly numb
     const up = t >= 3 ? cell(g, x, t - 3) : above;
     const down = b + 2 < g.h ? cell(g, x, b + 2) : below;
     if (diff(up, down) > 2 * SAME || diff(up, colour) <= SAME) return undefined;
+    // One cell tall only in full colour: a 1 pt line on whole points (ResearchKit's scale track); a
+    // 1 px hairline (a separator) is a third of a cell, within `2 * SAME` of its cell.
+    if (b - t < TRACK_TALL.min && diff(up, colour) <= 2 * SAME) return undefined;
     if (bg && diff(bg, up) > 2 * SAME) return undefined;
     bg ??= up;
     if (top < 0) [top, bottom] = [t, b];
@@ -202,50 +188,25 @@ function hollowGap(g: Grid, a: Bar, x0: number, x1: number): boolean {
   return true;
 }
 
+/**
+ * A thumb-wide gap of background from bar `a`'s end to `x1` where a white thumb's shadow shows below it
+ * (`thumbShadow`): the thumb on a one-colour track (ResearchKit's scale, a grey-on-grey custom slider),
+ * where the two-colour test of `hollowOk` cannot apply.
+ */
+function shadowedGap(g: Grid, a: Bar, x1: number): Knob | undefined {
+  const w = x1 - a.x1;
+  if (w < HOLLOW_THUMB.min || w > HOLLOW_THUMB.max || !hollowGap(g, a, a.x1, x1)) return undefined;
+  const cy = Math.floor((a.top + a.bottom) / 2);
+  if (!thumbShadow(g, cy, a.bg, (a.x1 + x1) >> 1, w / 2)) return undefined;
+  return { x0: a.x1, x1, top: cy - (w >> 1), bottom: cy - (w >> 1) + w };
+}
+
 /** Where the knob beside a bar's end ends: the first background cell out from `x`, stepping `dir`. */
 function knobEnd(g: Grid, a: Bar, x: number, dir: 1 | -1): number {
   const cy = Math.floor((a.top + a.bottom) / 2);
   let e = x;
   while (e >= 0 && e < g.w && Math.abs(e - x) < KNOB_TALL.max && diff(cell(g, e, cy), a.bg) > SAME) e += dir;
   return e;
-}
-
-/**
- * Whether the track's surroundings are one flat background: cells just above and below the track, every
- * few cells along it (the knob's span skipped). A slider sits on a table cell or a sheet; a street on a
- * map with a pin on it has labels, blocks and other streets beside it.
- */
-function flatBeside(g: Grid, a: Bar, x0: number, x1: number, k: Knob): boolean {
-  const ys = [a.top - 2, a.bottom + 1].filter((y) => y >= 0 && y < g.h);
-  let n = 0;
-  let flat = 0;
-  for (let x = x0 + 1; x < x1 - 1; x += 4) {
-    if (x >= k.x0 - 2 && x < k.x1 + 2) continue;
-    for (const y of ys) {
-      n++;
-      if (diff(cell(g, x, y), a.bg) <= SAME) flat++;
-    }
-  }
-  return n > 0 && flat >= FLAT_SHARE * n;
-}
-
-/**
- * Where the track's end really is, from a run's end at `x` stepping `dir`: past more of the track's
- * colour (a run stops short where sensor noise or blur moved a cell a little), then the first
- * background cell within `END_SLACK` cells of blend; undefined when the bar runs on into something
- * else (a street into a label or another street).
- */
-function trackEnd(g: Grid, a: Bar, x: number, dir: 1 | -1, colour: readonly number[]): number | undefined {
-  const cy = Math.floor((a.top + a.bottom) / 2);
-  let e = x;
-  // More track: near its colour, and nearer it than the background (a pale grey track on white is
-  // within twice SAME of both).
-  const onTrack = (c: readonly number[]): boolean =>
-    diff(c, colour) <= 2 * SAME && diff(c, colour) < diff(c, a.bg);
-  while (e >= 0 && e < g.w && onTrack(cell(g, e, cy))) e += dir;
-  for (let i = 0; i <= END_SLACK && e >= 0 && e < g.w; e += dir, i++)
-    if (diff(cell(g, e, cy), a.bg) <= SAME) return e;
-  return undefined;
 }
 
 /**
@@ -267,6 +228,13 @@ function slider(
   const x0 = left + 1;
   const x1 = right;
   if (x1 - x0 < MIN_TRACK || !flatBeside(g, a, x0, x1, k)) return undefined;
+  // A one-cell track (a 1 pt line) only under UIKit's white thumb (ResearchKit's scale keeps it): a
+  // thin line ending at a coloured shape (a switch, a lit edge in a photo) is not a slider.
+  if (
+    a.bottom - a.top < TRACK_TALL.min &&
+    !isKnob(cell(g, (k.x0 + k.x1) >> 1, Math.floor((a.top + a.bottom) / 2)))
+  )
+    return undefined;
   return {
     box: [x0 / g.w, k.top / g.h, x1 / g.w, k.bottom / g.h],
     value: Math.min(1, Math.max(0, ((k.x0 + k.x1) / 2 - x0) / Math.max(1, x1 - x0))),
@@ -299,8 +267,9 @@ function sliderRow(g: Grid, y: number): FoundSlider[] {
         gap >= HOLLOW_THUMB.min &&
         gap <= HOLLOW_THUMB.max &&
         b.x1 - a.x0 >= HOLLOW_TRACK;
-      const k = knobAt(g, a, a.x1, b.x0, hollowOk);
-      const s = k && slider(g, a, a.x0, b.x1, k, a.colour, b.colour);
+      const between = (k: Knob | undefined): FoundSlider | undefined =>
+        k && slider(g, a, a.x0, b.x1, k, a.colour, b.colour);
+      const s = between(knobAt(g, a, a.x1, b.x0, hollowOk)) ?? between(shadowedGap(g, a, b.x0));
       if (s) {
         out.push(s);
         used.add(b);
@@ -309,19 +278,33 @@ function sliderRow(g: Grid, y: number): FoundSlider[] {
     }
     if (a.x1 - a.x0 < MIN_TRACK) continue;
     // The knob at an end: after the bar's right end, or before its left end.
-    const right = knobEnd(g, a, a.x1, 1);
-    const kr = right > a.x1 ? knobAt(g, a, a.x1, right) : undefined;
-    const sr = kr && slider(g, a, a.x0, right, kr, a.colour, undefined);
+    const sr = endSlider(g, a, 1);
     if (sr) {
       out.push(sr);
       continue;
     }
-    const left = knobEnd(g, a, a.x0 - 1, -1) + 1;
-    const kl = left < a.x0 ? knobAt(g, a, left, a.x0) : undefined;
-    const sl = kl && slider(g, a, left, a.x1, kl, undefined, a.colour);
+    const sl = endSlider(g, a, -1);
     if (sl) out.push(sl);
   }
   return out;
+}
+
+/**
+ * The slider with its knob past bar `a`'s right (`dir` 1) or left end: a solid knob, or a white thumb
+ * seen by its shadow (`hollowEndThumb`); when a thin line goes on past the knob (`lineOnward`), the knob
+ * is not at the end and the track runs to that line's end.
+ */
+function endSlider(g: Grid, a: Bar, dir: 1 | -1): FoundSlider | undefined {
+  const cy = Math.floor((a.top + a.bottom) / 2);
+  const start = dir === 1 ? a.x1 : a.x0 - 1;
+  const e = knobEnd(g, a, start, dir);
+  let k = e !== start ? (dir === 1 ? knobAt(g, a, a.x1, e) : knobAt(g, a, e + 1, a.x0)) : undefined;
+  k ??= hollowEndThumb(g, cy, a.bg, start, dir);
+  if (!k) return undefined;
+  const past = dir === 1 ? k.x1 : k.x0 - 1;
+  const on = lineOnward(g, cy, a.bg, past, dir, a.bottom - a.top + 2);
+  if (dir === 1) return slider(g, a, a.x0, on ?? k.x1, k, a.colour, undefined);
+  return slider(g, a, on === undefined ? k.x0 : on + 1, a.x1, k, undefined, a.colour);
 }
 
 /**
@@ -344,7 +327,8 @@ export function findSliders(image: RgbImage, grid: Grid = smoothGrid(image)): Fo
 /**
  * Slider rows added to `rows`: `[slider] "" 21%` over each track found. Icon rows centred on a track
  * (the knob boxed by the detector or the glyph proposer) are the slider and are dropped; the min/max
- * symbols beside a track stay (they are drawn outside its box).
+ * symbols beside a track stay (they are drawn outside its box); a value label that read the track's end
+ * cap as a last character loses it (`slider-caps.ts`).
  */
 export function applySliders(
   screen: RgbImage,
@@ -353,8 +337,11 @@ export function applySliders(
 ): Candidate[] {
   const found = findSliders(screen, grid);
   if (found.length === 0) return [...rows];
-  const kept = rows.filter(
-    (r) => !(r.kind === "icon" && found.some((s) => contains(s.box, centreX(r.box), centreY(r.box)))),
+  const kept = trimTrackCaps(
+    rows.filter(
+      (r) => !(r.kind === "icon" && found.some((s) => contains(s.box, centreX(r.box), centreY(r.box)))),
+    ),
+    found.map((s) => s.box),
   );
   return [
     ...kept,
