@@ -58,7 +58,7 @@ const INSET_MAX_PT = 28;
 const SYMMETRY_PT = 2;
 /** The card's corner radius is at most this (points): the display's, ~55 pt on iOS 26's floating sheets. */
 const CORNER_MAX_PT = 60;
-/** The card's inner margins keep their colour within this many levels on this fraction of its rows. */
+/** The card's inner margin keeps one colour within this many levels on this fraction of its rows. */
 const RUN_TOL = 12;
 const RUN_COVER = 0.8;
 /** At this depth under the top, a rounded corner (≥ 10 pt radius: 4.7 pt) keeps fill this far in from the side. */
@@ -77,8 +77,14 @@ const SCROLL_PT = 7;
 /** A navigation bar's title: centred within this fraction of the width, its top within this many points of the card's. */
 const TITLE_CENTRED = 0.04;
 const TITLE_TOP_PT = 60;
-/** … and its bar button ends within this many points of the card's trailing side. */
-const BAR_BUTTON_PT = 32;
+/** … with no other row on its line within this many points of its sides. */
+const TITLE_APART_PT = 16;
+/**
+ * … and its bar button ends within this many points of the card's trailing side: a bar button item's
+ * title sits at the bar's layout margin (16 pt; 20 pt on the widest phones). A segmented control's
+ * trailing label, centred in its segment, ends further in.
+ */
+const BAR_BUTTON_PT = 24;
 
 /** Luma of the pixel (x, y), BT.601 weights in integers. */
 type Luma = (x: number, y: number) => number;
@@ -156,8 +162,8 @@ function cardSides(luma: Luma, W: number, pt: number, y: number, fill: number): 
 
 /**
  * Whether the card runs on to the bottom of the screen, as a presented card does (it rises from the
- * bottom edge): an inner margin, just inside one of its sides, keeps one colour (its background) on at
- * least `RUN_COVER` of the rows down to the home indicator. A text field's card, a button or a grouped
+ * bottom edge): an inner margin, just inside one of its sides, keeps one colour (its background; a
+ * header band at its top may differ) on at least `RUN_COVER` of the rows down to the home indicator. A text field's card, a button or a grouped
  * section ends a little way down.
  */
 function runsToBottom(luma: Luma, H: number, pt: number, y: number, sides: [number, number]): boolean {
@@ -211,19 +217,26 @@ function pageBeside(
 }
 
 /**
- * Whether the card starts with a navigation bar of its own: a centred text row near its top and a row
- * on the same line ending near the card's trailing side (its Done / Save bar button).
+ * Whether the card starts with a navigation bar of its own: a centred text row near its top standing
+ * alone on its line (a bar's title is set apart from its bar buttons: they sit at the bar's margins)
+ * and a text row on the same line ending near the card's trailing side (its Done / Save bar button).
  */
 function ownNavigationBar(rows: readonly Candidate[], card: FracBox, ptX: number, ptY: number): boolean {
   const mid = (card[0] + card[2]) / 2;
   return rows.some((t) => {
     if (t.kind !== "text" || Math.abs(centreX(t.box) - mid) > TITLE_CENTRED) return false;
     if (t.box[1] < card[1] || t.box[1] > card[1] + TITLE_TOP_PT * ptY) return false;
-    return rows.some(
+    const line = rows.filter((b) => b !== t && Math.abs(centreY(b.box) - centreY(t.box)) < boxHeight(t.box));
+    if (
+      line.some(
+        (b) => b.box[0] < t.box[2] + TITLE_APART_PT * ptX && b.box[2] > t.box[0] - TITLE_APART_PT * ptX,
+      )
+    )
+      return false;
+    return line.some(
       (b) =>
-        b !== t &&
+        b.kind === "text" &&
         b.box[0] > t.box[2] &&
-        Math.abs(centreY(b.box) - centreY(t.box)) < boxHeight(t.box) &&
         b.box[2] <= card[2] &&
         b.box[2] >= card[2] - BAR_BUTTON_PT * ptX,
     );
