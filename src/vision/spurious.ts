@@ -38,7 +38,8 @@ import { isWideIcon } from "./wide-icons.js";
  * - **Text seen through a bar.** Content scrolled under a navigation bar, toolbar or tab bar is blurred
  *   or faded by the bar's material; a text row read there is a fragment, not a target (`materials.ts`).
  * - **Behind a modal card.** While an alert or action sheet (`modal.ts`), a popup menu (`overlays.ts`) or
- *   a page sheet over a dimmed page (`sheet.ts`; controls above it, below the status bar) is up,
+ *   a page sheet over a dimmed page (`sheet.ts`; controls above it, below the status bar) or a card
+ *   inset from both sides over a visible page (`inset-card.ts`; its strips' slivers too) is up,
  *   controls outside its card are inert, and a text line running under its side is a fragment;
  *   a lone one-character text row outside it is a glyph of an inert control read as a letter (`8`, `x`);
  *   inside an alert, text or an icon neither centred nor at its leading inset is content drawn in it (a map's names).
