@@ -229,7 +229,11 @@ function ownNavigationBar(rows: readonly Candidate[], card: FracBox, ptX: number
     const line = rows.filter((b) => b !== t && Math.abs(centreY(b.box) - centreY(t.box)) < boxHeight(t.box));
     if (
       line.some(
-        (b) => b.box[0] < t.box[2] + TITLE_APART_PT * ptX && b.box[2] > t.box[0] - TITLE_APART_PT * ptX,
+        // Only text counts: at this stage the detector often boxes the title's own ink as an icon.
+        (b) =>
+          b.kind === "text" &&
+          b.box[0] < t.box[2] + TITLE_APART_PT * ptX &&
+          b.box[2] > t.box[0] - TITLE_APART_PT * ptX,
       )
     )
       return false;
