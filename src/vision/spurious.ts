@@ -4,6 +4,7 @@ import { heroApps, heroImages } from "./hero-image.js";
 import { wallpaperAboveDock } from "./home-wallpaper.js";
 import { iconsOnText } from "./icon-on-text.js";
 import { inkContrast, middleOf } from "./ink-spread.js";
+import { findInsetCard } from "./inset-card.js";
 import { textBehindMaterial, trimSeenThrough } from "./materials.js";
 import { findModal, type Modal } from "./modal.js";
 import { drawerEdge, findMenuCard, textBesideDrawer } from "./overlays.js";
@@ -37,7 +38,8 @@ import { isWideIcon } from "./wide-icons.js";
  * - **Text seen through a bar.** Content scrolled under a navigation bar, toolbar or tab bar is blurred
  *   or faded by the bar's material; a text row read there is a fragment, not a target (`materials.ts`).
  * - **Behind a modal card.** While an alert or action sheet (`modal.ts`), a popup menu (`overlays.ts`) or
- *   a page sheet over a dimmed page (`sheet.ts`; controls above it, below the status bar) is up,
+ *   a page sheet over a dimmed page (`sheet.ts`; controls above it, below the status bar) or a card
+ *   inset from both sides over a visible page (`inset-card.ts`; its strips' slivers too) is up,
  *   controls outside its card are inert, and a text line running under its side is a fragment;
  *   a lone one-character text row outside it is a glyph of an inert control read as a letter (`8`, `x`);
  *   inside an alert, text or an icon neither centred nor at its leading inset is content drawn in it (a map's names).
@@ -56,6 +58,8 @@ import { isWideIcon } from "./wide-icons.js";
 
 /** Row kinds that are controls, inert behind a modal alert or action sheet (`modal.ts`). */
 const BEHIND_MODAL = new Set(["icon", "button", "switch"]);
+/** The status bar ends by this fraction of the height (it is drawn over any modal and stays live). */
+const STATUS_END = 0.065;
 /** A text row ending within this fraction of the width (~4 pt) of the modal card's side runs under it. */
 const CARD_CUT = 0.01;
 /** An alert's centred text has its centre within this fraction of the width of the card's middle … */
@@ -92,6 +96,7 @@ export function dropSpuriousRows(
   const modal = screen ? findModal(screen, rows) : undefined;
   const card = modal?.card ?? (screen ? findMenuCard(screen, rows) : undefined);
   const sheet = screen && !card ? findSheet(screen) : undefined;
+  const inset = screen && !card && !sheet ? findInsetCard(screen, rows) : undefined;
   const dots = passcodeDots(rows);
   const wallpaper = wallpaperAboveDock(rows, aspect);
   const material = screen ? textBehindMaterial(screen, rows) : new Set<Candidate>();
@@ -105,6 +110,7 @@ export function dropSpuriousRows(
     if (onText.has(r) || ornament.has(r) || slivers.has(r)) return false;
     if (card && BEHIND_MODAL.has(r.kind) && !contains(card, centreX(r.box), centreY(r.box))) return false;
     if (sheet && BEHIND_MODAL.has(r.kind) && behindSheet(r.box, sheet)) return false;
+    if (inset && centreY(r.box) > STATUS_END && outsideInsetCard(r, rows, inset)) return false;
     if (card && r.kind === "text" && cutByCard(r.box, card)) return false;
     if (modal && (r.kind === "text" || r.kind === "icon") && accessoryText(r.box, modal)) return false;
     if (card && !contains(card, centreX(r.box), centreY(r.box)) && isGlyphRead(r, rows)) return false;
@@ -169,6 +175,21 @@ function cutByCard(box: Candidate["box"], card: Candidate["box"]): boolean {
   return (
     (box[0] < card[0] && box[2] > card[0] - CARD_CUT) || (box[2] > card[2] && box[0] < card[2] + CARD_CUT)
   );
+}
+
+/**
+ * Whether row `r` (its centre under the status bar) is on the inert page around an inset card
+ * (`inset-card.ts`): a control outside the card, a text line cut by its side or lying in the strip
+ * beside it (a hidden row's first letters), or a glyph read as one letter outside it. Text on the page
+ * above the card is readable and stays.
+ */
+function outsideInsetCard(r: Candidate, rows: readonly Candidate[], card: Candidate["box"]): boolean {
+  if (contains(card, centreX(r.box), centreY(r.box))) return false;
+  if (BEHIND_MODAL.has(r.kind)) return true;
+  if (r.kind !== "text") return false;
+  const beside =
+    centreY(r.box) > card[1] && (r.box[2] <= card[0] + CARD_CUT || r.box[0] >= card[2] - CARD_CUT);
+  return beside || cutByCard(r.box, card) || isGlyphRead(r, rows);
 }
 
 /** Whether icon row `r` is the leading image of a switch row (see the module comment). */
