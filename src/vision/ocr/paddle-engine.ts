@@ -2,6 +2,7 @@ import type { InferenceSession, Tensor } from "onnxruntime-node";
 import type { RgbImage } from "../../shared/image.js";
 import { PiclawError } from "../../util/errors.js";
 import type { OcrEngine, TextLine } from "../types.js";
+import { axisLabelRuns } from "./axis-labels.js";
 import { countedBarsIn } from "./bar-count.js";
 import { capitalBars } from "./cap-bar.js";
 import { withoutCaret } from "./caret.js";
@@ -276,6 +277,8 @@ export class PaddleOcrEngine implements OcrEngine {
         });
       }
     });
+    // A chart's x-axis labels read as one run-on line, cut at the ticks' spacing (`axis-labels.ts`).
+    lines.splice(0, lines.length, ...axisLabelRuns(lines, detail));
     // Lone glyphs too small for the detection map (section-index letters, badge counts).
     const lone = await loneGlyphs(lines, image, detail, (img, bx) => this.read(img, bx));
     for (let i = lines.length - 1; i >= 0; i--) if (lone.drop.has(lines[i] as TextLine)) lines.splice(i, 1);
