@@ -106,11 +106,6 @@ export async function loneGlyphs(
     }),
   );
   const readings = await read(canvas, cells);
-    console.error(
-      "LONE",
-      JSON.stringify(groups.map((g) => g.map((f) => [f.slot.kind, f.slot.expect, f.ink]))),
-      JSON.stringify(readings),
-    );
   const out: TextLine[] = [];
   groups.forEach((group, i) => {
     const r = readings[i];
