@@ -15,6 +15,7 @@ import { ctcDecode, restoreSpaces } from "./ctc.js";
 import { ellipsisDash, typographicDashes } from "./dashes.js";
 import { endsWithDegreeRing, ringReach, singleDegreeRing } from "./degree-sign.js";
 import { dbBoxes, detectionInput, detectionInputGrey, detectionSize, type PixelBox } from "./detect.js";
+import { trailingDots } from "./dots.js";
 import { extendAlongLines } from "./extend.js";
 import { gluedBars } from "./glued-bars.js";
 import { trailingHanDot } from "./han-dot.js";
@@ -261,7 +262,11 @@ export class PaddleOcrEngine implements OcrEngine {
         const cut =
           parts.length === 1 ? line : tightenToInk(flat, { ...line, x0: piece.x0 / sx, x1: piece.x1 / sx });
         const said = withoutCaret(
-          trailingHanDot(ellipsisDash(piece.text, detail, toDetail(cut)), detail, toDetail(cut)),
+          trailingHanDot(
+            trailingDots(ellipsisDash(piece.text, detail, toDetail(cut)), detail, toDetail(cut)),
+            detail,
+            toDetail(cut),
+          ),
           detail,
           toDetail(cut),
         );
