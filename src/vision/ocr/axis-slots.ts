@@ -28,6 +28,9 @@ export interface AxisSlot {
 const NUMERIC = /^-?\d{1,3}(?:,\d{3})*(?:\.\d+)?%?$|^-?\d+(?:\.\d+)?%?$/u;
 /** Slots tried past each end of the found column. */
 const EXTEND = 4;
+/** Without grid lines: found labels needed (their values stepping evenly), and slots tried past each end. */
+const GRIDLESS_MIN = 3;
+const GRIDLESS_EXTEND = 2;
 /** A grid line must run at least this many label heights beside the label… */
 const GRID_MIN_RUN = 6;
 /** …starting within this many label heights of the label's plot-side edge. */
@@ -148,16 +151,20 @@ export function axisSlots(lines: readonly TextLine[], detail: RgbImage): AxisSlo
       if (used.has(anchor)) continue;
       const edgeOf = (l: Label) => (side === "leading" ? l.x1 : l.x0);
       const dir = side === "leading" ? 1 : -1;
-      const column = labels
+      const aligned = labels
         .filter(
           (l) =>
             !used.has(l) &&
             Math.abs(edgeOf(l) - edgeOf(anchor)) <= 0.5 * anchor.h &&
             Math.abs(l.h - anchor.h) <= 0.3 * anchor.h,
         )
-        .filter((l) => gridBeside(detail, edgeOf(l), l.cy, l.h, dir))
         .sort((a, b) => a.cy - b.cy);
-      if (column.length === 0) continue;
+      const gridded = aligned.filter((l) => gridBeside(detail, edgeOf(l), l.cy, l.h, dir));
+      // A chart drawn without grid lines (`AxisMarks { AxisValueLabel() }` alone): a longer column
+      // whose values step evenly must stand for the grid.
+      const gridless = gridded.length === 0;
+      const column = gridless ? aligned : gridded;
+      if (column.length === 0 || (gridless && column.length < GRIDLESS_MIN)) continue;
       const h = Math.max(...column.map((l) => l.h));
       const gaps = column.slice(1).map((l, i) => l.cy - (column[i] as Label).cy);
       // One label found: the grid lines beside it give the pitch.
@@ -165,7 +172,6 @@ export function axisSlots(lines: readonly TextLine[], detail: RgbImage): AxisSlo
       if (pitch === undefined) continue;
       if (!(pitch >= 1.5 * h) || pitch > 15 * h) continue;
       if (gaps.some((g) => Math.abs(g / pitch - Math.round(g / pitch)) > 0.15)) continue;
-      for (const l of column) used.add(l);
       // Values step evenly per pitch (values fall as rows go down): each slot's value is predicted.
       const first = column[0] as Label;
       const last = column[column.length - 1] as Label;
@@ -173,9 +179,12 @@ export function axisSlots(lines: readonly TextLine[], detail: RgbImage): AxisSlo
       const perPitch = (last.value - first.value) / stepsTo(last.cy);
       const even =
         column.length > 1 &&
+        perPitch !== 0 &&
         column.every(
           (l) => Math.abs(first.value + stepsTo(l.cy) * perPitch - l.value) <= 0.01 * Math.abs(perPitch),
         );
+      if (gridless && !even) continue;
+      for (const l of column) used.add(l);
       const edge = edgeOf(anchor);
       const width = 1.4 * Math.max(...column.map((l) => l.x1 - l.x0));
       const slotAt = (cy: number): AxisSlot => {
@@ -208,9 +217,9 @@ export function axisSlots(lines: readonly TextLine[], detail: RgbImage): AxisSlo
       });
       for (const dirY of [-1, 1]) {
         const end = dirY < 0 ? first.cy : last.cy;
-        for (let k = 1; k <= EXTEND; k++) {
+        for (let k = 1; k <= (gridless ? GRIDLESS_EXTEND : EXTEND); k++) {
           const cy = end + dirY * k * pitch;
-          if (cy - h < 0 || cy + h > H || !gridBeside(detail, edge, cy, h, dir)) break;
+          if (cy - h < 0 || cy + h > H || (!gridless && !gridBeside(detail, edge, cy, h, dir))) break;
           ys.push(cy);
         }
       }

@@ -97,27 +97,37 @@ describe("axisSlots: y-axis labels beside grid lines", () => {
     ).toBeLessThan(10);
   });
 
-  it("predicts nothing for a column of numbers with no grid beside it", async () => {
-    // The same three values as a plain right-aligned list on white.
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1170" height="900"><rect width="1170" height="900" fill="#fff"/>${[
-      "15,000",
-      "10,000",
-      "5,000",
-    ]
-      .map((t, i) => fonts.shape(t, 1100, 200 + i * 200, { size: 33, anchor: "end", fill: "#8a8a8e" }).svg)
+  /** Right-aligned grey numbers on white, no grid, one every 200 px from y 200, and their line boxes. */
+  async function plainColumn(texts: readonly string[]) {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1170" height="1300"><rect width="1170" height="1300" fill="#fff"/>${texts
+      .map((t, i) => fonts.shape(t, 1100, 400 + i * 200, { size: 33, anchor: "end", fill: "#8a8a8e" }).svg)
       .join("")}</svg>`;
     const image = await decodeRgb(await sharp(Buffer.from(svg)).png().toBuffer());
-    const lines = ["15,000", "10,000", "5,000"].map((text, i) => ({
+    const lines = texts.map((text, i) => ({
       text,
       conf: 1,
-      box: [1000 / 1170, (170 + i * 200) / 900, 1100 / 1170, (205 + i * 200) / 900] as [
+      box: [1000 / 1170, (370 + i * 200) / 1300, 1100 / 1170, (405 + i * 200) / 1300] as [
         number,
         number,
         number,
         number,
       ],
     }));
-    expect(axisSlots(lines, image)).toEqual([]);
+    return { image, lines };
+  }
+
+  it("without grid lines, extends only a column of three or more evenly stepping values", async () => {
+    const axis = await plainColumn(["15,000", "10,000", "5,000"]);
+    expect(axisSlots(axis.lines, axis.image).map((s) => s.expect)).toEqual([
+      "20,000",
+      "25,000",
+      "0",
+      "-5,000",
+    ]);
+    const list = await plainColumn(["12", "7", "30"]);
+    expect(axisSlots(list.lines, list.image)).toEqual([]);
+    const two = await plainColumn(["10", "5"]);
+    expect(axisSlots(two.lines, two.image)).toEqual([]);
   });
 
   it("takes a slot's reading only when it is the predicted value", () => {
