@@ -117,13 +117,9 @@ describe("axisSlots: y-axis labels beside grid lines", () => {
   }
 
   it("without grid lines, extends only a column of three or more evenly stepping values", async () => {
+    // 25,000 would stand above the image.
     const axis = await plainColumn(["15,000", "10,000", "5,000"]);
-    expect(axisSlots(axis.lines, axis.image).map((s) => s.expect)).toEqual([
-      "20,000",
-      "25,000",
-      "0",
-      "-5,000",
-    ]);
+    expect(axisSlots(axis.lines, axis.image).map((s) => s.expect)).toEqual(["20,000", "0", "-5,000"]);
     const list = await plainColumn(["12", "7", "30"]);
     expect(axisSlots(list.lines, list.image)).toEqual([]);
     const two = await plainColumn(["10", "5"]);
