@@ -100,6 +100,51 @@ export function dashForLength(length: number, lineH: number): string {
   return r >= EM_DASH_MIN ? "—" : r >= EN_DASH_MIN ? "–" : "-";
 }
 
+/**
+ * A digit's ink height in ems: SF Pro's and PingFang's lining figures stand at cap height (0.705 em;
+ * Noto Sans 0.76 with its overshoot). A dash between two numbers is measured against them, not the
+ * line: a range line's ink may hold ideographs and descenders (`正常: 53.4–72.3 kg`: ~1.05 em), which
+ * made an en dash 0.47 of it, under `EN_DASH_MIN`.
+ */
+const DIGIT_EM = 0.72;
+/** Bar length in ems from which a dash between numbers is an en dash (SF Pro: hyphen ~0.3, en ~0.5). */
+const RANGE_EN_MIN = 0.4;
+/** …and an em dash (SF Pro ~1.0 em; Noto 0.8). */
+const RANGE_EM_MIN = 0.72;
+/** Within this many ems of a threshold the measurement is not trusted: the dash stays as read. */
+const RANGE_MARGIN = 0.03;
+
+/**
+ * The dash a bar is between two numbers (the characters either side of `index`, spaces skipped, are
+ * digits), measured in the em its neighbouring digits' ink gives; undefined when it is not between
+ * digits, the neighbours' ink is not two digits' (each ≥ 2.5 bar thicknesses tall, within 20% of each
+ * other), or the length lies within `RANGE_MARGIN` of a threshold.
+ */
+export function rangeDash(
+  text: string,
+  index: number,
+  comps: readonly InkComponent[],
+  bar: InkComponent,
+): string | undefined {
+  let p = index - 1;
+  while (text[p] === " ") p--;
+  let q = index + 1;
+  while (text[q] === " ") q++;
+  if (!DIGIT.test(text[p] ?? "") || !DIGIT.test(text[q] ?? "")) return undefined;
+  const left = comps.filter((c) => c.x1 < bar.x0).at(-1);
+  const right = comps.find((c) => c.x0 > bar.x1);
+  if (!left || !right) return undefined;
+  const thick = bar.y1 - bar.y0 + 1;
+  const hl = left.y1 - left.y0 + 1;
+  const hr = right.y1 - right.y0 + 1;
+  if (Math.min(hl, hr) < 2.5 * thick || Math.abs(hl - hr) > 0.2 * Math.max(hl, hr)) return undefined;
+  const em = (hl + hr) / 2 / DIGIT_EM;
+  const r = (bar.x1 - bar.x0 + 1) / em;
+  if (Math.abs(r - RANGE_EN_MIN) < RANGE_MARGIN || Math.abs(r - RANGE_EM_MIN) < RANGE_MARGIN)
+    return undefined;
+  return r >= RANGE_EM_MIN ? "—" : r >= RANGE_EN_MIN ? "–" : "-";
+}
+
 /** Where a character was read: its index in the line's text and its x centre in image pixels. */
 export interface GlyphAt {
   index: number;
@@ -148,7 +193,7 @@ export function typographicDashes(
       Math.abs((b.x0 + b.x1) / 2 - g.x) < Math.abs((a.x0 + a.x1) / 2 - g.x) ? b : a,
     );
     if (Math.abs((near.x0 + near.x1) / 2 - g.x) > 0.6 * lineH || !isBar(near, top, bottom)) continue;
-    const dash = dashForLength(near.x1 - near.x0 + 1, lineH);
+    const dash = rangeDash(text, g.index, comps, near) ?? dashForLength(near.x1 - near.x0 + 1, lineH);
     // `－` and `-` are one hyphen (NFKC); only a change of dash is written.
     if (dash !== (c === "－" ? "-" : c)) chars[g.index] = dash;
   }

@@ -1,5 +1,6 @@
 import type { RgbImage } from "../../shared/image.js";
 import type { TextLine } from "../types.js";
+import { axisReading, axisSlots } from "./axis-slots.js";
 import { badgeSlots } from "./badges.js";
 import type { PixelBox } from "./detect.js";
 import { greyCrop } from "./ink.js";
@@ -39,7 +40,10 @@ const INDEX_EXTEND = 3;
 /** A place a glyph is expected: pixel box in `detail`, and what may be read there. */
 interface Slot {
   box: PixelBox;
-  kind: "index" | "badge" | "plate";
+  kind: "index" | "badge" | "plate" | "axis";
+  /** An axis slot's predicted label and a label of its column to read it after (`axis-slots.ts`). */
+  expect?: string;
+  lead?: PixelBox;
   /** A plate's whole shape (`plates.ts`): the box its text line is listed with, one tap target. */
   plate?: PixelBox;
 }
@@ -61,6 +65,7 @@ export async function loneGlyphs(
   const slots: Slot[] = [
     ...indexSlots(lines, detail),
     ...badges.map((box) => ({ box, kind: "badge" as const })),
+    ...axisSlots(lines, detail).map((a) => ({ ...a, kind: "axis" as const })),
     ...plateSlots(image, detail, badges).map((p) => ({
       box: p.inner,
       plate: p.plate,
@@ -92,7 +97,13 @@ export async function loneGlyphs(
   ];
   const { canvas, cells } = glyphCanvas(
     detail,
-    groups.map((g) => g.map((f) => f.ink)),
+    groups.map((g) => {
+      // An axis slot is read after a label of its column (`5,000 0`): a lone digit on a canvas read as
+      // nothing; after a label it reads as the next word of a line.
+      const lead = g[0]?.slot.kind === "axis" ? g[0].slot.lead : undefined;
+      const known = lead ? glyphInk(detail, lead) : undefined;
+      return [...(known ? [known] : []), ...g.map((f) => f.ink)];
+    }),
   );
   const readings = await read(canvas, cells);
   const out: TextLine[] = [];
@@ -110,11 +121,17 @@ export async function loneGlyphs(
     // One token per glyph: split at the spaces read, or one character each when none was.
     const spaced = r.text.trim().split(/\s+/u);
     const chars = [...r.text.replace(/\s+/gu, "")];
-    const tokens = spaced.length === group.length ? spaced : chars;
+    const axisLead = only?.slot.kind === "axis" && spaced.length === 2 ? spaced.slice(1) : undefined;
+    const tokens = axisLead ?? (spaced.length === group.length ? spaced : chars);
     if (tokens.length !== group.length) return;
     group.forEach(({ slot, ink }, k) => {
       const token = tokens[k] ?? "";
-      const text = slot.kind === "index" ? indexTitle(token, ink) : badgeCount(token);
+      const text =
+        slot.kind === "index"
+          ? indexTitle(token, ink)
+          : slot.kind === "axis"
+            ? axisReading(token, slot.expect)
+            : badgeCount(token);
       if (text === undefined) return;
       out.push(lineAt(text, r.conf, ink, detail));
     });

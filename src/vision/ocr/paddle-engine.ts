@@ -2,6 +2,7 @@ import type { InferenceSession, Tensor } from "onnxruntime-node";
 import type { RgbImage } from "../../shared/image.js";
 import { PiclawError } from "../../util/errors.js";
 import type { OcrEngine, TextLine } from "../types.js";
+import { axisLabelRuns } from "./axis-labels.js";
 import { countedBarsIn } from "./bar-count.js";
 import { capitalBars } from "./cap-bar.js";
 import { withoutCaret } from "./caret.js";
@@ -14,6 +15,7 @@ import { ctcDecode, restoreSpaces } from "./ctc.js";
 import { ellipsisDash, typographicDashes } from "./dashes.js";
 import { endsWithDegreeRing, ringReach, singleDegreeRing } from "./degree-sign.js";
 import { dbBoxes, detectionInput, detectionInputGrey, detectionSize, type PixelBox } from "./detect.js";
+import { trailingDots } from "./dots.js";
 import { extendAlongLines } from "./extend.js";
 import { gluedBars } from "./glued-bars.js";
 import { trailingHanDot } from "./han-dot.js";
@@ -265,7 +267,11 @@ export class PaddleOcrEngine implements OcrEngine {
         const cut =
           parts.length === 1 ? line : tightenToInk(flat, { ...line, x0: piece.x0 / sx, x1: piece.x1 / sx });
         const said = withoutCaret(
-          trailingHanDot(ellipsisDash(piece.text, detail, toDetail(cut)), detail, toDetail(cut)),
+          trailingHanDot(
+            trailingDots(ellipsisDash(piece.text, detail, toDetail(cut)), detail, toDetail(cut)),
+            detail,
+            toDetail(cut),
+          ),
           detail,
           toDetail(cut),
         );
@@ -281,6 +287,8 @@ export class PaddleOcrEngine implements OcrEngine {
         });
       }
     });
+    // A chart's x-axis labels read as one run-on line, cut at the ticks' spacing (`axis-labels.ts`).
+    lines.splice(0, lines.length, ...axisLabelRuns(lines, detail));
     // Lone glyphs too small for the detection map (section-index letters, badge counts).
     const lone = await loneGlyphs(lines, image, detail, (img, bx) => this.read(img, bx));
     for (let i = lines.length - 1; i >= 0; i--) if (lone.drop.has(lines[i] as TextLine)) lines.splice(i, 1);

@@ -10,6 +10,7 @@ import {
   ellipsisDash,
   inkComponents,
   isBar,
+  rangeDash,
   typographicDashes,
 } from "../../../src/vision/ocr/dashes.js";
 import { decodeRgb } from "../../../src/vision/rectify.js";
@@ -91,6 +92,45 @@ describe("dash lengths", () => {
     expect(dashCandidate("Today -5HRS", 6)).toBe(false);
     expect(dashCandidate("TubeCast 一 你的", 9)).toBe(true);
     expect(dashCandidate("下一步", 1)).toBe(false);
+  });
+});
+
+describe("a dash between numbers, against its digits' em", () => {
+  // Two 30 px digits (em 41.7 px at SF Pro's 0.72 digit height) around a 3 px bar `len` long; the line's
+  // ink is taller (an ideograph from row 0 to 39, a descender), which made an en dash look short.
+  const range = (len: number) =>
+    drawn(240, [
+      [2, 0, 38, 40],
+      [60, 5, 80, 35],
+      [86, 18, 86 + len, 21],
+      [92 + len, 5, 112 + len, 35],
+    ]);
+  const box = { x0: 0, y0: 0, x1: 240, y1: 40, score: 1 };
+  const at = (text: string, len: number) => {
+    const comps = inkComponents(range(len), box);
+    const bar = comps.find((c) => c.x0 === 86);
+    return bar ? rangeDash(text, 3, comps, bar) : "no bar";
+  };
+
+  it("tells hyphen, en dash and em dash by the digits' em", () => {
+    expect(at("正 4-7", 12)).toBe("-"); // 0.29 em
+    expect(at("正 4-7", 21)).toBe("–"); // 0.50 em: the line's ink (40 px) made it 0.53 → en as well
+    expect(at("正 4-7", 19)).toBe("–"); // 0.46 em; 0.475 of the line: a hyphen by the line's measure
+    expect(at("正 4-7", 40)).toBe("—"); // 0.96 em
+    expect(typographicDashes("正 4-7", [{ index: 3, x: 95 }], range(19), box)).toBe("正 4–7");
+  });
+
+  it("says nothing near a threshold, between non-digits, or beside ink no digit's height", () => {
+    expect(at("正 4-7", 17)).toBeUndefined(); // 0.41 em: within the margin of 0.40
+    expect(at("正 a-b", 21)).toBeUndefined();
+    const short = drawn(240, [
+      [60, 15, 80, 25],
+      [86, 18, 107, 21],
+      [113, 5, 133, 35],
+    ]);
+    const comps = inkComponents(short, box);
+    const bar = comps.find((c) => c.x0 === 86);
+    expect(bar && rangeDash("正 4-7", 3, comps, bar)).toBeUndefined();
   });
 });
 
