@@ -1,6 +1,7 @@
 import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
 import { median } from "../shared/median.js";
+import { FILL_TOL, type Luma, scanCardTops, screenLuma } from "./card-top.js";
 import type { Candidate } from "./row.js";
 import { boxHeight, centreX, centreY } from "./row.js";
 
@@ -35,17 +36,8 @@ const TOP_MAX = 0.66;
 /** The middle of the screen, clear of the card's rounded corners, sampled for its fill. */
 const MID_L = 0.2;
 const MID_R = 0.8;
-/** The quick first pass looks at every this-many-th middle column. */
-const PROBE_STRIDE = 12;
-/** Luma levels within which a pixel is the card's fill (a camera frame's noise spreads it a few). */
-const FILL_TOL = 8;
-/** Fraction of the middle columns that are fill under the top (a grabber or a title may cover some). */
-const FILL_COVER = 0.85;
-/** The row above the top differs from the fill by this many levels in this fraction of the middle columns. */
+/** The row above the top differs from the fill by this many levels (`card-top.ts`). */
 const STEP = 10;
-const STEP_COVER = 0.6;
-/** Rows under the top (points) that must be fill: the card's top margin. */
-const FILL_ROWS_PT = [1.5, 2.5, 3.5];
 /** Depths (points) under the top where the card's sides are measured, past its corners (≤ 55 pt radius). */
 const SIDE_DEPTHS_PT = [12, 24, 36, 48, 60];
 /** Of those depths, at least this many agree on the side within `SIDE_AGREE_PT`. */
@@ -86,47 +78,27 @@ const TITLE_APART_PT = 16;
  */
 const BAR_BUTTON_PT = 24;
 
-/** Luma of the pixel (x, y), BT.601 weights in integers. */
-type Luma = (x: number, y: number) => number;
-
 /**
  * The card's box (screen fractions, from its top to the screen's bottom), or undefined when no inset
  * card over a visible page is up (see the module comment). `rows` are the listing's rows so far (the
  * card's navigation bar is found from them).
  */
 export function findInsetCard(screen: RgbImage, rows: readonly Candidate[]): FracBox | undefined {
-  const { width: W, height: H, data } = screen;
-  const luma: Luma = (x, y) => {
-    const i = (y * W + x) * 3;
-    return (77 * (data[i] ?? 0) + 150 * (data[i + 1] ?? 0) + 29 * (data[i + 2] ?? 0)) >> 8;
-  };
+  const { width: W, height: H } = screen;
+  const luma = screenLuma(screen);
   const pt = W / WIDTH_PT;
-  const cols: number[] = [];
-  for (let x = Math.round(MID_L * W); x <= Math.round(MID_R * W); x += Math.max(1, Math.round(pt)))
-    cols.push(x);
-  const probe = cols.filter((_, i) => i % PROBE_STRIDE === 0);
-  const fillRows = FILL_ROWS_PT.map((p) => Math.max(1, Math.round(p * pt)));
-  const above = Math.max(1, Math.round(pt));
-  const deepest = Math.round(Math.max(...SIDE_DEPTHS_PT) * pt);
-  const passes = (xs: readonly number[], y: number, fill: number): boolean => {
-    const isFill = (x: number, yy: number): boolean => Math.abs(luma(x, yy) - fill) <= FILL_TOL;
-    if (xs.filter((x) => fillRows.every((d) => isFill(x, y + d))).length < FILL_COVER * xs.length)
-      return false;
-    return xs.filter((x) => Math.abs(luma(x, y - above) - fill) >= STEP).length >= STEP_COVER * xs.length;
-  };
-  for (let y = Math.round(TOP_MIN * H); y < Math.round(TOP_MAX * H) && y + deepest < H; y++) {
-    const fillY = y + (fillRows[1] ?? 1);
-    if (!passes(probe, y, median(probe.map((x) => luma(x, fillY))))) continue;
-    const fill = median(cols.map((x) => luma(x, fillY)));
-    if (!passes(cols, y, fill)) continue;
+  const scan = { pt, midL: MID_L, midR: MID_R, topMin: TOP_MIN, topMax: TOP_MAX, step: STEP };
+  let card: FracBox | undefined;
+  scanCardTops(screen, luma, { ...scan, depthPt: Math.max(...SIDE_DEPTHS_PT) }, (y, fill) => {
     const sides = cardSides(luma, W, pt, y, fill);
-    if (!sides) continue;
-    if (!runsToBottom(luma, H, pt, y, sides)) return undefined;
-    const card: FracBox = [sides[0] / W, y / H, (sides[1] + 1) / W, 1];
-    if (pageBeside(luma, W, H, pt, y, sides) || ownNavigationBar(rows, card, pt / W, pt / H)) return card;
-    return undefined; // the first rounded inset top is the card's; a grouped table's first section ends the scan
-  }
-  return undefined;
+    if (!sides) return true;
+    // The first rounded inset top is the card's; a grouped table's first section ends the scan.
+    if (!runsToBottom(luma, H, pt, y, sides)) return false;
+    const box: FracBox = [sides[0] / W, y / H, (sides[1] + 1) / W, 1];
+    if (pageBeside(luma, W, H, pt, y, sides) || ownNavigationBar(rows, box, pt / W, pt / H)) card = box;
+    return false;
+  });
+  return card;
 }
 
 /**

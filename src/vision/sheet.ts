@@ -1,6 +1,6 @@
 import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
-import { median } from "../shared/median.js";
+import { FILL_TOL, scanCardTops, screenLuma } from "./card-top.js";
 
 /**
  * A page or form sheet presented over the screen, and the card it is drawn in.
@@ -35,18 +35,11 @@ const TOP_MAX = 0.56;
 /** The middle of the screen, clear of the rounded corners (≤ 55 pt of 320 pt: 0.17), sampled for fill. */
 const MID_L = 0.18;
 const MID_R = 0.82;
-/** The quick first pass looks at every this-many-th middle column. */
-const PROBE_STRIDE = 12;
-/** Luma levels within which a pixel is the sheet's fill (a camera frame's noise spreads it a few). */
-const FILL_TOL = 8;
-/** Fraction of the middle columns that are fill under the top (the grabber covers ~9% of them). */
-const FILL_COVER = 0.85;
-/** The row above the top differs from the fill by this many levels … */
+/**
+ * The row above the top differs from the fill by this many levels (in 60% of the middle columns: the
+ * page's text cut by the sheet may match it; `card-top.ts`).
+ */
 const STEP = 12;
-/** … in at least this fraction of the middle columns (the page's text cut by the sheet may match it). */
-const STEP_COVER = 0.6;
-/** Rows under the top (points) that must be fill: the sheet's top margin above its grabber and bar. */
-const FILL_ROWS_PT = [1.5, 2.5, 3.5];
 /** Depths (points) below the top where the sheet's side is measured, past any corner radius (≤ 55 pt). */
 const SIDE_DEPTHS_PT = [12, 30, 60];
 /** The sheet's sides are within this fraction of the width of the screen's (a grouped card is ≥ 0.036 in). */
@@ -75,39 +68,18 @@ const STATUS_END = 0.065;
  * undefined when no sheet is up over a dimmed page (see the module comment).
  */
 export function findSheet(screen: RgbImage): FracBox | undefined {
-  const { width: W, height: H, data } = screen;
-  const luma = (x: number, y: number): number => {
-    const i = (y * W + x) * 3;
-    return (77 * (data[i] ?? 0) + 150 * (data[i + 1] ?? 0) + 29 * (data[i + 2] ?? 0)) >> 8;
-  };
+  const { width: W, height: H } = screen;
+  const luma = screenLuma(screen);
   const pt = W / WIDTH_PT;
-  const dx = Math.max(1, Math.round(pt));
-  const cols: number[] = [];
-  for (let x = Math.round(MID_L * W); x <= Math.round(MID_R * W); x += dx) cols.push(x);
-  const fillRows = FILL_ROWS_PT.map((p) => Math.max(1, Math.round(p * pt)));
-  const above = Math.max(1, Math.round(pt));
-  const deepest = Math.round(Math.max(...SIDE_DEPTHS_PT) * pt);
+  const scan = { pt, midL: MID_L, midR: MID_R, topMin: TOP_MIN, topMax: TOP_MAX, step: STEP };
   let found: number | undefined;
-  // A first pass on every `PROBE_STRIDE`-th middle column skips most rows cheaply; the full test follows.
-  const probe = cols.filter((_, i) => i % PROBE_STRIDE === 0);
-  const passes = (xs: readonly number[], y: number, fill: number): boolean => {
+  scanCardTops(screen, luma, { ...scan, depthPt: Math.max(...SIDE_DEPTHS_PT) }, (y, fill) => {
     const isFill = (x: number, yy: number): boolean => Math.abs(luma(x, yy) - fill) <= FILL_TOL;
-    if (xs.filter((x) => fillRows.every((d) => isFill(x, y + d))).length < FILL_COVER * xs.length)
-      return false;
-    return xs.filter((x) => Math.abs(luma(x, y - above) - fill) >= STEP).length >= STEP_COVER * xs.length;
-  };
-  for (let y = Math.round(TOP_MIN * H); y < Math.round(TOP_MAX * H) && y + deepest < H; y++) {
-    const fillY = y + (fillRows[1] ?? 1);
-    if (!passes(probe, y, median(probe.map((x) => luma(x, fillY))))) continue;
-    const fill = median(cols.map((x) => luma(x, fillY)));
-    const isFill = (x: number, yy: number): boolean => Math.abs(luma(x, yy) - fill) <= FILL_TOL;
-    if (!passes(cols, y, fill)) continue;
-    if (!roundedTop(W, pt, y, isFill)) continue;
-    if (!dimmedAbove(luma, W, H, pt, y, fill)) continue;
     // Sheets stack (a sheet presented from a sheet pushes the first back, up and dimmed): the front
     // one, the only one taking touches, is the lowest.
-    found = y;
-  }
+    if (roundedTop(W, pt, y, isFill) && dimmedAbove(luma, W, H, pt, y, fill)) found = y;
+    return true;
+  });
   return found === undefined ? undefined : [0, found / H, 1, 1];
 }
 
