@@ -81,9 +81,12 @@ const BAR_BUTTON_PT = 24;
 /**
  * The card's box (screen fractions, from its top to the screen's bottom), or undefined when no inset
  * card over a visible page is up (see the module comment). `rows` are the listing's rows so far (the
- * card's navigation bar is found from them).
+ * card's navigation bar is found from them). Never on a home screen (an `[app]` or `[widget]` row): a
+ * large widget is a 338 pt tile inset 26 pt from both sides with rounded corners over a wallpaper that
+ * shows beside it — an inset card's look — and SpringBoard presents no app's card over its pages.
  */
 export function findInsetCard(screen: RgbImage, rows: readonly Candidate[]): FracBox | undefined {
+  if (rows.some((r) => r.kind === "app" || r.kind === "widget")) return undefined;
   const { width: W, height: H } = screen;
   const luma = screenLuma(screen);
   const pt = W / WIDTH_PT;

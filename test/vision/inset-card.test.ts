@@ -1,10 +1,12 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RgbImage } from "../../src/shared/image.js";
 import { findInsetCard } from "../../src/vision/inset-card.js";
 import type { Candidate } from "../../src/vision/row.js";
 import { dropSpuriousRows } from "../../src/vision/spurious.js";
-import { filmedRealScreen } from "./ocr/filmed-real.js";
-import { loadRealImage, realLabel } from "./real-set.js";
+import { filmedRealScreen, filmScreenshot } from "./ocr/filmed-real.js";
+import { loadRealImage, REAL_SET_DIR, realLabel } from "./real-set.js";
 
 /**
  * A modal card inset from the screen's sides over a page left visible (`inset-card.ts`): its page's
@@ -67,6 +69,22 @@ describe("findInsetCard on real screens", () => {
       const clear = icon([0.847, 0.217, 0.94, 0.253]); // the autoglm action's clear (x) button
       expect(findInsetCard(image, [...linesOf(n), clear]), n).toBeUndefined();
     }
+  });
+
+  it("finds none on a filmed home screen whose large widget looks like an inset card", async () => {
+    // The check set's home screen with a large Scriptable widget (338 pt, 26 pt in from each side, over
+    // a starry wallpaper) filmed as the bench films it (seed 17): the widget's top passed for a card's,
+    // and the icons above it were dropped. The dock's apps say it is a home screen.
+    const image = await filmScreenshot(
+      readFileSync(join(REAL_SET_DIR, "../real-iphone-check/images/ck-mjsw-home-fitness-moon.jpg")),
+      17,
+    );
+    const dock = [
+      { kind: "app", label: "Mail", box: [0.303, 0.893, 0.462, 0.967], conf: 0.9 },
+      { kind: "app", label: "Safari", box: [0.541, 0.896, 0.69, 0.964], conf: 0.9 },
+    ] satisfies Candidate[];
+    expect(findInsetCard(image, [])).toBeDefined(); // the look-alike, without the home screen's rows
+    expect(findInsetCard(image, dock)).toBeUndefined();
   });
 });
 
