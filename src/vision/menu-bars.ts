@@ -21,16 +21,27 @@ const EVEN = 0.35;
 /** Bars are ≥ 2.5× longer than thick (thin SF bars ~10×, thick web bars ~5×). */
 const BAR_ASPECT = 2.5;
 
+/** One bar of a ≡: its rows, `top` inclusive to `bottom` exclusive (the caller's pixel rows). */
+export interface MenuBar {
+  top: number;
+  bottom: number;
+}
+
 export function isMenuBars(px: Float32Array, w: number, h: number, box: Blob): boolean {
+  return menuBars(px, w, h, box) !== undefined;
+}
+
+/** The three bars of a ≡ in `box` (see `isMenuBars`), top to bottom; undefined when it is not one. */
+export function menuBars(px: Float32Array, w: number, h: number, box: Blob): MenuBar[] | undefined {
   const { x0, y0, x1, y1 } = box;
   const bw = x1 - x0;
-  if (bw < 4 || y1 - y0 < 5) return false;
+  if (bw < 4 || y1 - y0 < 5) return undefined;
   const at = (x: number, y: number): number =>
     px[Math.min(h - 1, Math.max(0, y)) * w + Math.min(w - 1, Math.max(0, x))] as number;
   const bg = (at(x0 - 2, y0 - 2) + at(x1 + 1, y0 - 2) + at(x0 - 2, y1 + 1) + at(x1 + 1, y1 + 1)) / 4;
   let peak = 0;
   for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) peak = Math.max(peak, Math.abs(at(x, y) - bg));
-  if (peak < 20) return false;
+  if (peak < 20) return undefined;
   const shares: number[] = [];
   for (let y = y0; y < y1; y++) {
     let n = 0;
@@ -38,7 +49,7 @@ export function isMenuBars(px: Float32Array, w: number, h: number, box: Blob): b
     shares.push(n / bw);
   }
   const bar = (i: number): boolean => (shares[i] ?? 0) >= SPAN;
-  const bands: { top: number; bottom: number }[] = [];
+  const bands: MenuBar[] = [];
   let open = -1;
   for (let i = 0; i <= shares.length; i++) {
     if (bar(i)) {
@@ -50,12 +61,15 @@ export function isMenuBars(px: Float32Array, w: number, h: number, box: Blob): b
     // Neither a bar nor a gap: not three clean bars — unless it is a bar's antialiased edge, the one
     // row right above or below a bar that the pixel grid cuts through (a 2.5 px bar at 2×).
     const share = shares[i] ?? 0;
-    if (share > GAP_SPAN && !bar(i - 1) && !bar(i + 1)) return false;
+    if (share > GAP_SPAN && !bar(i - 1) && !bar(i + 1)) return undefined;
   }
-  if (bands.length !== 3) return false;
+  if (bands.length !== 3) return undefined;
   const mids = bands.map((b) => (b.top + b.bottom) / 2);
   const g1 = (mids[1] as number) - (mids[0] as number);
   const g2 = (mids[2] as number) - (mids[1] as number);
-  if (Math.abs(g1 - g2) > EVEN * Math.max(g1, g2)) return false;
-  return bands.every((b) => b.bottom - b.top < Math.min(g1, g2) && BAR_ASPECT * (b.bottom - b.top) <= bw);
+  if (Math.abs(g1 - g2) > EVEN * Math.max(g1, g2)) return undefined;
+  const thin = bands.every(
+    (b) => b.bottom - b.top < Math.min(g1, g2) && BAR_ASPECT * (b.bottom - b.top) <= bw,
+  );
+  return thin ? bands : undefined;
 }

@@ -1,6 +1,6 @@
 import type { RgbImage } from "../shared/image.js";
 import { luma } from "../shared/image.js";
-import { isMenuBars } from "./menu-bars.js";
+import { menuBars } from "./menu-bars.js";
 import type { Candidate } from "./row.js";
 
 /**
@@ -13,7 +13,7 @@ import type { Candidate } from "./row.js";
  * Han alike), so the bars' extents tell the two apart.
  *
  * A text row whose whole label is one such character becomes `[button] "menu"` when its ink, found
- * within the row's box, is three bars (`isMenuBars`) whose left and right ends agree within `SAME_END`
+ * within the row's box, is three bars (`menuBars`) whose left and right ends agree within `SAME_END`
  * of the glyph's width.
  */
 const MENU_READS = /^[三≡☰=〓]$/u;
@@ -31,7 +31,7 @@ export function menuGlyphReads(screen: RgbImage, rows: readonly Candidate[]): Ca
 /** Whether the ink inside `box` (fractions of the screen) is three bars of equal extent. */
 function threeEqualBars(screen: RgbImage, box: Candidate["box"]): boolean {
   const { width: W, height: H } = screen;
-  // The box and 3 px around it (isMenuBars reads the background just outside the glyph's corners).
+  // The box and 3 px around it (menuBars reads the background just outside the glyph's corners).
   const x0 = Math.max(0, Math.floor(box[0] * W) - 3);
   const y0 = Math.max(0, Math.floor(box[1] * H) - 3);
   const x1 = Math.min(W, Math.ceil(box[2] * W) + 3);
@@ -63,27 +63,23 @@ function threeEqualBars(screen: RgbImage, box: Candidate["box"]): boolean {
       }
   if (gx1 < 0) return false;
   const glyph = { x0: gx0, y0: gy0, x1: gx1, y1: gy1, n: 0 };
-  if (!isMenuBars(px, w, h, glyph)) return false;
-  // Each bar's ends: the ink row of the band with the widest span (its middle row, past antialiasing).
-  const ends: [number, number][] = [];
-  let band: [number, number] | undefined;
-  for (let y = gy0; y <= gy1; y++) {
-    let l = -1;
-    let r = -1;
-    if (y < gy1)
+  const bars = menuBars(px, w, h, glyph);
+  if (!bars) return false;
+  // Each bar's ends: its widest ink row (the middle of the bar, past its antialiased edges).
+  const ends = bars.map((bar) => {
+    let widest: [number, number] = [0, 0];
+    for (let y = bar.top; y < bar.bottom; y++) {
+      let l = -1;
+      let r = -1;
       for (let x = gx0; x < gx1; x++)
         if (ink(x, y)) {
           if (l < 0) l = x;
           r = x + 1;
         }
-    const spans = l >= 0 && r - l >= 0.5 * (gx1 - gx0);
-    if (spans) band = band && band[1] - band[0] >= r - l ? band : [l, r];
-    else if (band) {
-      ends.push(band);
-      band = undefined;
+      if (r - l > widest[1] - widest[0]) widest = [l, r];
     }
-  }
-  if (ends.length !== 3) return false;
+    return widest;
+  });
   const tol = SAME_END * (gx1 - gx0);
   const lefts = ends.map((e) => e[0]);
   const rights = ends.map((e) => e[1]);

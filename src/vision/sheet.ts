@@ -60,8 +60,11 @@ const DIM_DARK = 160;
 const DIM_SAMPLES = 4000;
 /** … of which at most this fraction may be brighter than the limit (a JPEG's ringing, a frame's edge). */
 const DIM_BRIGHT = 0.01;
-/** The status bar (not dimmed: it is drawn over the dimming view) ends by this fraction of the height. */
-const STATUS_END = 0.065;
+/**
+ * The status bar ends by this fraction of the height. It is drawn over every modal (not dimmed by a
+ * sheet's dimming view) and stays live; `spurious.ts` uses the same line for alerts and inset cards.
+ */
+export const STATUS_END = 0.065;
 
 /**
  * The sheet's card (screen fractions: full width, from its top to the bottom of the screen), or

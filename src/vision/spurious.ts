@@ -12,7 +12,7 @@ import { passcodeDots } from "./passcode-dots.js";
 import { listPictures } from "./pictures.js";
 import type { Candidate } from "./row.js";
 import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
-import { behindSheet, findSheet } from "./sheet.js";
+import { behindSheet, findSheet, STATUS_END } from "./sheet.js";
 import { inkSlivers } from "./slivers.js";
 import { isWideIcon } from "./wide-icons.js";
 
@@ -58,8 +58,6 @@ import { isWideIcon } from "./wide-icons.js";
 
 /** Row kinds that are controls, inert behind a modal alert or action sheet (`modal.ts`). */
 const BEHIND_MODAL = new Set(["icon", "button", "switch"]);
-/** The status bar ends by this fraction of the height (it is drawn over any modal and stays live). */
-const STATUS_END = 0.065;
 /** A text row ending within this fraction of the width (~4 pt) of the modal card's side runs under it. */
 const CARD_CUT = 0.01;
 /** An alert's centred text has its centre within this fraction of the width of the card's middle … */
