@@ -14,6 +14,7 @@ import {
   type ListingOptions,
 } from "./listing.js";
 import { decodeRgb, shrinkRgb, stretchContrast, warpToScreen } from "./rectify.js";
+import { ScratchBuffers } from "./scratch.js";
 import type { ObjectDetector, OcrEngine } from "./types.js";
 
 /**
@@ -87,6 +88,8 @@ export interface VisionDeps {
 
 export class VisionPipeline {
   private readonly annotator: ScreenAnnotator;
+  /** The listing's full-screen working planes, kept between peeks (`scratch.ts`: peak RSS). */
+  private readonly scratch = new ScratchBuffers();
 
   constructor(
     private readonly deps: VisionDeps,
@@ -174,7 +177,14 @@ export class VisionPipeline {
     // ran, so it is not alive while their arenas are at their largest (peak RSS).
     const canvas = this.annotator.canvas(screen);
     canvas.catch(() => undefined); // awaited below; a listing error must not leave it unhandled
-    const entries = buildListing(text, objects, this.options.listing, screen, this.deps.iconMemory);
+    const entries = buildListing(
+      text,
+      objects,
+      this.options.listing,
+      screen,
+      this.deps.iconMemory,
+      this.scratch,
+    );
     const t1 = clock.now();
     const image = await this.annotator.annotate(screen, entries, canvas);
     const t2 = clock.now();

@@ -28,6 +28,7 @@ import { applyPhotoGrid } from "./photo-grid.js";
 import { applyQuickType } from "./quicktype.js";
 import type { Candidate } from "./row.js";
 import { centreX, centreY, contains } from "./row.js";
+import { type Buffers, FRESH_BUFFERS } from "./scratch.js";
 import { applySliders } from "./sliders.js";
 import { smoothGrid } from "./smooth-grid.js";
 import { dropSpuriousRows } from "./spurious.js";
@@ -49,11 +50,13 @@ import { splitTrailingGlyphs } from "./trailing-glyph.js";
  * buttons of a recognisable shape are named by it (`icon-shapes.ts`). Each pass
  * drops the raw rows it replaced, so one target is one row. With the phone's `memory`, app icons seen
  * with their names teach it their looks, and unnamed app icons (the dock) take a remembered name.
+ * `buffers`: the pipeline's pool of full-screen working planes (`scratch.ts`; fresh arrays by default).
  */
 export function applyScreenSemantics(
   screen: RgbImage,
   rows: readonly Candidate[],
   memory?: IconMemory,
+  buffers: Buffers = FRESH_BUFFERS,
 ): Candidate[] {
   const aspect = screen.height / Math.max(1, screen.width);
   let out = mergeStatusBar(rows);
@@ -61,14 +64,14 @@ export function applyScreenSemantics(
   out = applyQuickType(screen, out); // the suggestion cells over the keys: a button each
   out = applyDialPad(screen, out);
   out = applyCalculator(out, aspect);
-  out = applySwitches(screen, out);
+  out = applySwitches(screen, out, buffers);
   out = splitInfoGlyphs(out, aspect); // `Yesterday ①`: a cell's detail text and its info button
   out = splitTrailingGlyphs(screen, out); // `Yesterday ⓘ` read `Yesterday`: the circle found in the pixels
   out = applyPhotoGrid(screen, out); // photo pickers: a row per thumbnail and per select circle
-  const glyphs = proposeGlyphs(screen, out);
+  const glyphs = proposeGlyphs(screen, out, undefined, buffers);
   const reads = discSymbolReads(glyphs, out); // `x` read off a ⊗: the disc's row replaces it
   out = [...out.filter((r) => !reads.has(r)), ...glyphs];
-  const smooth = smoothGrid(screen); // one denoised cell grid for the slider and stepper finders
+  const smooth = smoothGrid(screen, buffers); // one denoised cell grid for the slider and stepper finders
   out = applySliders(screen, out, smooth); // a thin track with a knob: one row with the knob's position
   out = nameStripKey(screen, out); // the keyboard-switch key under the keys, when only a glyph found it
   out = [...out, ...findCcPageTabs(screen, out)]; // Control Center's dim page tabs, by the bright one
@@ -106,10 +109,10 @@ export function applyScreenSemantics(
  * connectivity toggles are switches too, named by Apple's fixed layout (`switches-control-center.ts`).
  * Icon rows on a switch are dropped.
  */
-function applySwitches(screen: RgbImage, rows: readonly Candidate[]): Candidate[] {
+function applySwitches(screen: RgbImage, rows: readonly Candidate[], buffers: Buffers): Candidate[] {
   // A "switch" inside a much taller icon box is part of that icon's artwork (a white glyph on a green
   // app tile), not a control.
-  const found = findSwitches(screen).filter(
+  const found = findSwitches(screen, buffers).filter(
     (s) =>
       !rows.some(
         (r) =>
