@@ -82,7 +82,7 @@ export function applyScreenSemantics(
   out = applyHomeGrid(screen, out, aspect); // a home screen: tiles, widgets, dock slots from the grid
   out = nameIconButtons(screen, splitOutlinedButtons(screen, out, aspect)); // one wide box: equal bordered buttons
   out = applySteppers(screen, out, smooth); // a stepper's two halves: `[button] "minus"` / `"plus"`
-  out = dropSpuriousRows(out, aspect, screen);
+  out = dropSpuriousRows(out, aspect, screen, buffers);
   const cut = textCutByOverlay(screen, out); // a line half hidden by a sheet's edge: a fragment
   const chat = chatDecorations(screen, out); // a conversation's emoji and avatars
   const page = textAroundTabBar(out); // the page's words seen around a floating tab bar
