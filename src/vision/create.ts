@@ -6,6 +6,7 @@ import { OnnxDetector } from "./detector/index.js";
 import type { IconMemory } from "./icon-memory.js";
 import { createOcrEngine } from "./ocr/index.js";
 import { DEFAULT_VISION_OPTIONS, VisionPipeline } from "./pipeline.js";
+import { ScratchBuffers } from "./scratch.js";
 import type { ObjectDetector, OcrEngine } from "./types.js";
 
 /** A vision pipeline with its model sessions; `close()` releases them. */
@@ -13,6 +14,8 @@ export interface VisionStack {
   pipeline: VisionPipeline;
   ocr: OcrEngine;
   detector: ObjectDetector;
+  /** The listing's working planes (`scratch.ts`): pass it to any other pipeline built on these models. */
+  scratch: ScratchBuffers;
   close(): Promise<void>;
 }
 
@@ -39,10 +42,12 @@ export async function createVision(
     await ocr.close();
     throw err;
   }
+  const scratch = new ScratchBuffers();
   const pipeline = new VisionPipeline(
     {
       ocr,
       detector,
+      scratch,
       fonts: deps.fonts,
       clock: deps.clock,
       screenPx: deps.screenPx,
@@ -58,6 +63,7 @@ export async function createVision(
     pipeline,
     ocr,
     detector,
+    scratch,
     async close() {
       await Promise.all([ocr.close(), detector.close()]);
     },

@@ -84,17 +84,23 @@ export interface VisionDeps {
   screenPx: { width: number; height: number };
   /** The phone's app-icon memory (names dock icons); one per phone, owned by the caller. */
   iconMemory?: IconMemory;
+  /**
+   * The listing's working planes, kept between peeks (`scratch.ts`): one pool for every pipeline on the
+   * same model sessions (`createVision` makes it), since each holds ~45 MB at a camera frame's size.
+   * Without one the pipeline makes its own.
+   */
+  scratch?: ScratchBuffers;
 }
 
 export class VisionPipeline {
   private readonly annotator: ScreenAnnotator;
-  /** The listing's full-screen working planes, kept between peeks (`scratch.ts`: peak RSS). */
-  private readonly scratch = new ScratchBuffers();
+  private readonly scratch: ScratchBuffers;
 
   constructor(
     private readonly deps: VisionDeps,
     private readonly options: VisionOptions = DEFAULT_VISION_OPTIONS,
   ) {
+    this.scratch = deps.scratch ?? new ScratchBuffers();
     this.annotator = new ScreenAnnotator(deps.fonts, options.annotate);
   }
 
