@@ -49,7 +49,7 @@ export async function makePeek(
     if (!p) {
       const options = { ...m.DEFAULT_VISION_OPTIONS, rectifiedWidth: config.vision.rectifiedWidth };
       p = new m.VisionPipeline(
-        { ocr: vision.ocr, detector: vision.detector, fonts, clock, screenPx, scratch: vision.scratch },
+        { ocr: vision.ocr, detector: vision.detector, fonts, clock, screenPx },
         options,
       );
       pipelines.set(key, p);

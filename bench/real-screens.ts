@@ -118,7 +118,7 @@ const pipelineFor = (screenPx: { width: number; height: number }): VisionPipelin
   let p = pipelines.get(key);
   if (!p) {
     p = new VisionPipeline(
-      { ocr: vision.ocr, detector: vision.detector, fonts, clock, screenPx, scratch: vision.scratch },
+      { ocr: vision.ocr, detector: vision.detector, fonts, clock, screenPx },
       { ...DEFAULT_VISION_OPTIONS, rectifiedWidth: config.vision.rectifiedWidth },
     );
     pipelines.set(key, p);

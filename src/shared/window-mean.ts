@@ -4,18 +4,10 @@
  * with the mean of the window around it.
  */
 
-/**
- * Summed-area table of a row-major `w`×`h` grid: `(w+1)×(h+1)`, first row and column zero. Written
- * into `out` when given (zero-filled, `(w+1)×(h+1)` long: a reused buffer).
- */
-export function summedArea(
-  values: ArrayLike<number>,
-  w: number,
-  h: number,
-  out?: Float64Array,
-): Float64Array {
+/** Summed-area table of a row-major `w`×`h` grid: `(w+1)×(h+1)`, first row and column zero. */
+export function summedArea(values: ArrayLike<number>, w: number, h: number): Float64Array {
   const W1 = w + 1;
-  const s = out ?? new Float64Array(W1 * (h + 1));
+  const s = new Float64Array(W1 * (h + 1));
   for (let y = 0; y < h; y++) {
     let row = 0;
     for (let x = 0; x < w; x++) {

@@ -6,7 +6,6 @@ import { OnnxDetector } from "./detector/index.js";
 import type { IconMemory } from "./icon-memory.js";
 import { createOcrEngine } from "./ocr/index.js";
 import { DEFAULT_VISION_OPTIONS, VisionPipeline } from "./pipeline.js";
-import { ScratchBuffers } from "./scratch.js";
 import type { ObjectDetector, OcrEngine } from "./types.js";
 
 /** A vision pipeline with its model sessions; `close()` releases them. */
@@ -14,8 +13,6 @@ export interface VisionStack {
   pipeline: VisionPipeline;
   ocr: OcrEngine;
   detector: ObjectDetector;
-  /** The listing's working planes (`scratch.ts`): pass it to any other pipeline built on these models. */
-  scratch: ScratchBuffers;
   close(): Promise<void>;
 }
 
@@ -42,12 +39,10 @@ export async function createVision(
     await ocr.close();
     throw err;
   }
-  const scratch = new ScratchBuffers();
   const pipeline = new VisionPipeline(
     {
       ocr,
       detector,
-      scratch,
       fonts: deps.fonts,
       clock: deps.clock,
       screenPx: deps.screenPx,
@@ -63,7 +58,6 @@ export async function createVision(
     pipeline,
     ocr,
     detector,
-    scratch,
     async close() {
       await Promise.all([ocr.close(), detector.close()]);
     },

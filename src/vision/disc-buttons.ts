@@ -1,6 +1,5 @@
 import type { RgbImage } from "../shared/image.js";
 import type { Candidate } from "./row.js";
-import { type Buffers, FRESH_BUFFERS } from "./scratch.js";
 import { containerAround, isWideIcon } from "./wide-icons.js";
 
 /**
@@ -58,12 +57,12 @@ interface Work {
  * keep their centre pixel: there the mean blends a disc's anti-aliased rim into whole cells on one side
  * and the chord test (`discShape`) failed (a 3× screenshot shown at 2×, 784 px: its discs were lost).
  */
-function downsample(screen: RgbImage, targetW: number, buffers: Buffers): Work {
+function downsample(screen: RgbImage, targetW: number): Work {
   const { width: W, height: H, data } = screen;
   const f = Math.max(1, Math.floor(W / targetW));
   const w = Math.floor(W / f);
   const h = Math.floor(H / f);
-  const rgb = buffers.u8("discs.rgb", w * h * 3);
+  const rgb = new Uint8Array(w * h * 3);
   if (f < 3) {
     const half = f >> 1;
     for (let y = 0; y < h; y++) {
@@ -143,16 +142,12 @@ function joins(
  * New `[icon] ""` rows for filled circular buttons with a symbol (see the module comment) whose centre
  * no row of `rows` already covers. Returns only the new rows.
  */
-export function proposeDiscButtons(
-  screen: RgbImage,
-  rows: readonly Candidate[],
-  buffers: Buffers = FRESH_BUFFERS,
-): Candidate[] {
-  const img = downsample(screen, SCREEN_PT, buffers);
+export function proposeDiscButtons(screen: RgbImage, rows: readonly Candidate[]): Candidate[] {
+  const img = downsample(screen, SCREEN_PT);
   const { w, h, rgb } = img;
   const pt = w / SCREEN_PT;
-  const label = buffers.i32("discs.label", w * h);
-  const stack = buffers.i32("discs.stack", w * h);
+  const label = new Int32Array(w * h);
+  const stack = new Int32Array(w * h);
   const minD = MIN_DISC_PT * pt;
   const maxD = MAX_DISC_PT * pt;
   const out: Candidate[] = [];

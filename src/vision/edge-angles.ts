@@ -1,6 +1,5 @@
 import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
-import { type Buffers, FRESH_BUFFERS } from "./scratch.js";
 
 /**
  * How the edges in a region run: UIKit draws on a pixel grid with rectangles — cards, cells, bars,
@@ -62,17 +61,13 @@ export interface PointImage {
 /**
  * `screen` averaged over `f × f` blocks, `f` ≈ 1 pt; only within `region` (screen fractions, whole
  * screen by default) and a pixel around it — the rest stays 0 — since averaging a 3× screenshot costs
- * tens of milliseconds. The planes come from `buffers` (`scratch.ts`): valid until the next call.
+ * tens of milliseconds.
  */
-export function toPoints(
-  screen: RgbImage,
-  region: FracBox = [0, 0, 1, 1],
-  buffers: Buffers = FRESH_BUFFERS,
-): PointImage {
+export function toPoints(screen: RgbImage, region: FracBox = [0, 0, 1, 1]): PointImage {
   const f = Math.max(1, Math.round(screen.width / SCREEN_PT));
   const w = Math.floor(screen.width / f);
   const h = Math.floor(screen.height / f);
-  const planes = [0, 1, 2].map((c) => buffers.f32(`points.${c}`, w * h));
+  const planes = [new Float32Array(w * h), new Float32Array(w * h), new Float32Array(w * h)];
   const { width: W, data } = screen;
   const k = 1 / (f * f);
   const x0 = Math.max(0, Math.floor(region[0] * w) - 1);

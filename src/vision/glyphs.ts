@@ -5,7 +5,6 @@ import { type Blob, components, overCapClusters, resplitBold } from "./ink-blobs
 import { isMenuBars } from "./menu-bars.js";
 import { findPageDots } from "./page-dots.js";
 import type { Candidate } from "./row.js";
-import { type Buffers, FRESH_BUFFERS } from "./scratch.js";
 import { isWideIcon } from "./wide-icons.js";
 
 /**
@@ -92,7 +91,7 @@ interface Work {
 }
 
 /** Area-average `screen`'s luma down to `targetW` pixels wide (never up). */
-function downsample(screen: RgbImage, targetW: number, buffers: Buffers): Work {
+function downsample(screen: RgbImage, targetW: number): Work {
   const { width: W, height: H, data } = screen;
   const f = Math.max(1, W / targetW);
   const w = Math.max(1, Math.round(W / f));
@@ -100,7 +99,7 @@ function downsample(screen: RgbImage, targetW: number, buffers: Buffers): Work {
   // Column spans once; rows are summed into `acc` then divided.
   const xs = new Int32Array(w + 1);
   for (let x = 0; x <= w; x++) xs[x] = Math.min(W, Math.floor(x * f));
-  const px = buffers.f32("glyphs.px", w * h);
+  const px = new Float32Array(w * h);
   if (f === 1) {
     // One source pixel per working pixel (a 585 px screen): the same luma as below (0 + v, then / 1).
     for (let i = 0, o = 0; i < w * h; i++, o += 3)
@@ -158,10 +157,10 @@ function edgeWidth(img: Work): number {
 }
 
 /** Ink mask: luma differs from the mean of the `(2r+1)²` window around the pixel by more than `t`. */
-function inkMask(img: Work, r: number, t: number, buffers: Buffers): Uint8Array {
+function inkMask(img: Work, r: number, t: number): Uint8Array {
   const { w, h, px } = img;
-  const table = summedArea(px, w, h, buffers.f64("glyphs.table", (w + 1) * (h + 1)));
-  const ink = buffers.u8("glyphs.ink", w * h);
+  const table = summedArea(px, w, h);
+  const ink = new Uint8Array(w * h);
   for (let y = 0; y < h; y++)
     for (let x = 0; x < w; x++)
       if (Math.abs((px[y * w + x] as number) - windowMean(table, w, h, x, y, r)) > t) ink[y * w + x] = 1;
@@ -174,31 +173,24 @@ const near = (a: Blob, b: Blob, gap: number): boolean =>
 /**
  * New `[icon] ""` rows for icon-only buttons not on any of `rows`: filled circular buttons with a symbol
  * (`disc-buttons.ts`), then isolated symbol-sized ink groups (see the module comment; a disc's symbol is
- * its disc's ink). Returns only the new rows. `buffers`: where the full-screen working planes come from
- * (the pipeline's pool, `scratch.ts`; fresh arrays by default).
+ * its disc's ink). Returns only the new rows.
  */
 export function proposeGlyphs(
   screen: RgbImage,
   rows: readonly Candidate[],
   options: GlyphOptions = DEFAULT_GLYPH_OPTIONS,
-  buffers: Buffers = FRESH_BUFFERS,
 ): Candidate[] {
-  const discs = proposeDiscButtons(screen, rows, buffers);
-  return [...discs, ...proposeInkGlyphs(screen, [...rows, ...discs], options, buffers)];
+  const discs = proposeDiscButtons(screen, rows);
+  return [...discs, ...proposeInkGlyphs(screen, [...rows, ...discs], options)];
 }
 
-function proposeInkGlyphs(
-  screen: RgbImage,
-  rows: readonly Candidate[],
-  options: GlyphOptions,
-  buffers: Buffers,
-): Candidate[] {
-  const img = downsample(screen, Math.round(SCREEN_PT * options.pxPerPt), buffers);
+function proposeInkGlyphs(screen: RgbImage, rows: readonly Candidate[], options: GlyphOptions): Candidate[] {
+  const img = downsample(screen, Math.round(SCREEN_PT * options.pxPerPt));
   const { w, h } = img;
   const pt = w / SCREEN_PT;
   const radius = Math.round(options.windowPt * pt);
-  const ink = inkMask(img, radius, options.inkContrast, buffers);
-  const first = components(ink, w, h, buffers.i32("glyphs.labels", w * h));
+  const ink = inkMask(img, radius, options.inkContrast);
+  const first = components(ink, w, h);
   const maxPx = options.maxPt * pt;
   const boxes = rows.map((r) => [r.box[0] * w, r.box[1] * h, r.box[2] * w, r.box[3] * h] as const);
   // A blob whose centre is on a row is that row's ink (a letter of an OCR line, a detected icon) —
@@ -217,7 +209,7 @@ function proposeInkGlyphs(
     !onRow(b) && Math.max(b.x1 - b.x0, b.y1 - b.y0) <= maxPx ? [i + 1] : [],
   );
   const clusters = overCapClusters(first.blobs, free, options.joinPt * pt, maxPx);
-  const bold = resplitBold(img.px, w, h, ink, first, radius, options.inkContrast, maxPx, clusters, buffers);
+  const bold = resplitBold(img.px, w, h, ink, first, radius, options.inkContrast, maxPx, clusters);
   const { labels, blobs } = bold ?? first;
   // The halo: on a blurred image, the blur's spread beyond a sharp edge's, at most `haloPt`.
   const blur = edgeWidth(img);

@@ -1,6 +1,5 @@
 import { windowMean } from "../shared/window-mean.js";
 import { type MaskComponent, maskComponents } from "./mask-components.js";
-import { type Buffers, FRESH_BUFFERS } from "./scratch.js";
 
 /**
  * Connected ink blobs for the glyph proposer (`glyphs.ts`), and the re-reading of a bold symbol's ink
@@ -10,16 +9,9 @@ import { type Buffers, FRESH_BUFFERS } from "./scratch.js";
 /** A blob's box (end-exclusive) and pixel count. */
 export type Blob = MaskComponent;
 
-/**
- * 8-connected components of `ink`: a label per pixel (0 = none) and each label's box (index label-1).
- * The labels are written into `labels` when given (zero-filled, `w·h` long).
- */
-export function components(
-  ink: Uint8Array,
-  w: number,
-  h: number,
-  labels: Int32Array = new Int32Array(w * h),
-): { labels: Int32Array; blobs: Blob[] } {
+/** 8-connected components of `ink`: a label per pixel (0 = none) and each label's box (index label-1). */
+export function components(ink: Uint8Array, w: number, h: number): { labels: Int32Array; blobs: Blob[] } {
+  const labels = new Int32Array(w * h);
   return { labels, blobs: maskComponents(ink, w, h, true, labels) };
 }
 
@@ -57,7 +49,7 @@ const REREAD_SHARE = 0.35;
  *
  * Returns the new labels and blobs, and `origin`: for each new blob, the 1-based label of the blob (or
  * cluster) it was re-read from (0 for a blob not re-read) — the pieces of one merged blob (the two bars
- * of ⏸) are one symbol. `buffers`: where its planes and tables come from (`scratch.ts`).
+ * of ⏸) are one symbol.
  */
 export function resplitBold(
   px: Float32Array,
@@ -69,7 +61,6 @@ export function resplitBold(
   t: number,
   maxPx: number,
   clusters?: Int32Array,
-  buffers: Buffers = FRESH_BUFFERS,
 ): { labels: Int32Array; blobs: Blob[]; origin: Int32Array } | undefined {
   const { labels, blobs } = found;
   // Per label, the label its re-read pieces count as one symbol with (0: not re-read).
@@ -99,9 +90,8 @@ export function resplitBold(
     uy1 = Math.max(uy1, b.y1);
   });
   if (ux0 >= ux1 || uy0 >= uy1) return undefined;
-  const { sums, counts } = backgroundTables(px, ink, w, Math.min(w, ux1 + r), Math.min(h, uy1 + r), buffers);
-  const out = buffers.u8("resplit.ink", ink.length);
-  out.set(ink);
+  const { sums, counts } = backgroundTables(px, ink, w, Math.min(w, ux1 + r), Math.min(h, uy1 + r));
+  const out = ink.slice();
   for (let y = uy0; y < uy1; y++)
     for (let x = ux0; x < ux1; x++) {
       const i = y * w + x;
@@ -111,7 +101,7 @@ export function resplitBold(
       const mean = windowMean(sums, w, h, x, y, r) / share;
       out[i] = Math.abs((px[i] as number) - mean) > REREAD_SHARE * t ? 1 : 0;
     }
-  const next = components(out, w, h, buffers.i32("resplit.labels", w * h));
+  const next = components(out, w, h);
   const origin = new Int32Array(next.blobs.length);
   for (let y = uy0; y < uy1; y++)
     for (let x = ux0; x < ux1; x++) {
@@ -135,11 +125,10 @@ function backgroundTables(
   w: number,
   xEnd: number,
   yEnd: number,
-  buffers: Buffers,
 ): { sums: Float64Array; counts: Float64Array } {
   const W1 = w + 1;
-  const sums = buffers.f64("resplit.sums", W1 * (yEnd + 1));
-  const counts = buffers.f64("resplit.counts", W1 * (yEnd + 1));
+  const sums = new Float64Array(W1 * (yEnd + 1));
+  const counts = new Float64Array(W1 * (yEnd + 1));
   for (let y = 0; y < yEnd; y++) {
     let row = 0;
     let n = 0;

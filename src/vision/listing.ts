@@ -3,7 +3,6 @@ import type { RgbImage } from "../shared/image.js";
 import type { IconMemory } from "./icon-memory.js";
 import { withLinks } from "./links.js";
 import type { Candidate, ListingEntry } from "./row.js";
-import type { Buffers } from "./scratch.js";
 import { applyScreenSemantics } from "./semantics.js";
 import type { DetectedObject, TextLine } from "./types.js";
 
@@ -56,7 +55,6 @@ function dedupe(items: Candidate[], threshold: number): Candidate[] {
  * also get their meaning (`applyScreenSemantics`: keyboards and dial pads key by key, switches with their
  * state, named app icons, recognised icon buttons, one status-bar row); without, rows are `text`/`icon`.
  * `memory` (the phone's icon memory, `icon-memory.ts`) names dock icons seen elsewhere with a name.
- * `buffers`: the pipeline's pool of working planes (`scratch.ts`), reused from one listing to the next.
  */
 export function buildListing(
   text: readonly TextLine[],
@@ -64,7 +62,6 @@ export function buildListing(
   options: ListingOptions = DEFAULT_LISTING_OPTIONS,
   screen?: RgbImage,
   memory?: IconMemory,
-  buffers?: Buffers,
 ): ListingEntry[] {
   const texts: Candidate[] = text
     .filter((t) => t.text.trim() !== "")
@@ -76,9 +73,7 @@ export function buildListing(
     .filter((c) => !texts.some((t) => intersection(t.box, c.box) / area(c.box) >= options.iconInTextCover));
   const merged = dedupe([...texts, ...icons], options.dedupeIou);
   // Links inside text lines (`links.ts`): a row of their own beside the whole line.
-  const rows = screen
-    ? withLinks(screen, text, applyScreenSemantics(screen, merged, memory, buffers))
-    : merged;
+  const rows = screen ? withLinks(screen, text, applyScreenSemantics(screen, merged, memory)) : merged;
   return readingOrder(rows).map((c, i) => ({ id: i + 1, ...c }));
 }
 

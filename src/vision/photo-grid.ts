@@ -111,16 +111,12 @@ export function applyPhotoGrid(screen: RgbImage, rows: readonly Candidate[]): Ca
  * wide): a block is content when no pixel of its top row or left column has the page colour, so any
  * one-pixel gutter, across or down, crosses one of them and survives the downsampling.
  */
-export function contentMask(
-  screen: RgbImage,
-  page: readonly number[],
-  f: number,
-  content: Uint8Array = new Uint8Array(Math.floor(screen.width / f) * Math.floor(screen.height / f)),
-): Uint8Array {
+export function contentMask(screen: RgbImage, page: readonly number[], f: number): Uint8Array {
   const { width: W, data } = screen;
   const w = Math.floor(W / f);
   const h = Math.floor(screen.height / f);
   const [pr, pg, pb] = page as [number, number, number];
+  const content = new Uint8Array(w * h);
   // The page-colour test is written out in each loop: a closure called per pixel was a third of the time.
   // One pixel per block: its top row and left column are that pixel, tested once, not twice.
   if (f === 1) {

@@ -8,7 +8,6 @@ import { onDisc, onPlate } from "./picture-plates.js";
 import { onCircles } from "./rings.js";
 import type { Candidate } from "./row.js";
 import { centreX, centreY, contains } from "./row.js";
-import { type Buffers, FRESH_BUFFERS } from "./scratch.js";
 
 /**
  * Pictures set into a screen — a photo, video or map snapshot in a message bubble, album art on a
@@ -92,16 +91,11 @@ const FILL_TOL = 12;
  * itself may be a target (tapping a photo or a map snapshot opens it) and is one `icon` row over its
  * box. Lettering alone (album art, an illustration) lists nothing: such art is rarely a target.
  */
-export function listPictures(
-  screen: RgbImage,
-  rows: readonly Candidate[],
-  buffers: Buffers = FRESH_BUFFERS,
-): Candidate[] {
+export function listPictures(screen: RgbImage, rows: readonly Candidate[]): Candidate[] {
   const screenPt = screen.height / (screen.width / SCREEN_PT);
   const pictures = findPictures(
     screen,
     rows.map((r) => r.box),
-    buffers,
   ).filter((p) => !rows.some((r) => showsValue(r, p, screenPt)));
   if (pictures.length === 0) return [...rows];
   const out: Candidate[] = [];
@@ -171,18 +165,14 @@ function showsValue(r: Candidate, pic: FracBox, screenPt: number): boolean {
  * The pictures on `screen` (see the module comment), as screen fractions; `rows` are the boxes of the
  * rows found on it (their strokes are text and glyphs, not the picture's contours).
  */
-export function findPictures(
-  screen: RgbImage,
-  rows: readonly FracBox[] = [],
-  buffers: Buffers = FRESH_BUFFERS,
-): FracBox[] {
+export function findPictures(screen: RgbImage, rows: readonly FracBox[] = []): FracBox[] {
   const page = pageColours(screen)[0];
   if (!page) return [];
   const pt = screen.width / SCREEN_PT;
   const f = Math.max(1, Math.round(BLOCK_PT * pt));
+  const mask = contentMask(screen, page, f);
   const w = Math.floor(screen.width / f);
   const h = Math.floor(screen.height / f);
-  const mask = contentMask(screen, page, f, buffers.u8("pictures.content", w * h));
   const out: FracBox[] = [];
   const pieces: FracBox[] = [];
   for (const c of components(mask, w, h)) {
@@ -197,11 +187,10 @@ export function findPictures(
       continue;
     }
     // The colour test first: it is the cheaper one.
-    if ((fill >= MIN_FILL && manyColours(screen, mask, w, f, c)) || slanted(screen, box, rows, buffers))
-      out.push(box);
+    if ((fill >= MIN_FILL && manyColours(screen, mask, w, f, c)) || slanted(screen, box, rows)) out.push(box);
   }
   for (const box of interleaved(pieces))
-    if (!out.some((o) => overlap(o, box) > 0) && slanted(screen, box, rows, buffers)) out.push(box);
+    if (!out.some((o) => overlap(o, box) > 0) && slanted(screen, box, rows)) out.push(box);
   return out;
 }
 
@@ -260,8 +249,8 @@ const overlap = (a: FracBox, b: FracBox): number =>
  * tells it from a card. Slanted edges on circles (a progress ring, Activity rings, a round button or
  * avatar: `rings.ts`) are an interface's too, and do not count.
  */
-function slanted(screen: RgbImage, box: FracBox, rows: readonly FracBox[], buffers: Buffers): boolean {
-  const points = toPoints(screen, box, buffers);
+function slanted(screen: RgbImage, box: FracBox, rows: readonly FracBox[]): boolean {
+  const points = toPoints(screen, box);
   const e = edgeAngles(points, box, rows);
   const whole = (box[2] - box[0]) * points.w * (box[3] - box[1]) * points.h;
   const pictureLike = (slant: number, cells: number): boolean => {

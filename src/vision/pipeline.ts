@@ -14,7 +14,6 @@ import {
   type ListingOptions,
 } from "./listing.js";
 import { decodeRgb, shrinkRgb, stretchContrast, warpToScreen } from "./rectify.js";
-import { ScratchBuffers } from "./scratch.js";
 import type { ObjectDetector, OcrEngine } from "./types.js";
 
 /**
@@ -84,23 +83,15 @@ export interface VisionDeps {
   screenPx: { width: number; height: number };
   /** The phone's app-icon memory (names dock icons); one per phone, owned by the caller. */
   iconMemory?: IconMemory;
-  /**
-   * The listing's working planes, kept between peeks (`scratch.ts`): one pool for every pipeline on the
-   * same model sessions (`createVision` makes it), since each holds ~45 MB at a camera frame's size.
-   * Without one the pipeline makes its own.
-   */
-  scratch?: ScratchBuffers;
 }
 
 export class VisionPipeline {
   private readonly annotator: ScreenAnnotator;
-  private readonly scratch: ScratchBuffers;
 
   constructor(
     private readonly deps: VisionDeps,
     private readonly options: VisionOptions = DEFAULT_VISION_OPTIONS,
   ) {
-    this.scratch = deps.scratch ?? new ScratchBuffers();
     this.annotator = new ScreenAnnotator(deps.fonts, options.annotate);
   }
 
@@ -183,14 +174,7 @@ export class VisionPipeline {
     // ran, so it is not alive while their arenas are at their largest (peak RSS).
     const canvas = this.annotator.canvas(screen);
     canvas.catch(() => undefined); // awaited below; a listing error must not leave it unhandled
-    const entries = buildListing(
-      text,
-      objects,
-      this.options.listing,
-      screen,
-      this.deps.iconMemory,
-      this.scratch,
-    );
+    const entries = buildListing(text, objects, this.options.listing, screen, this.deps.iconMemory);
     const t1 = clock.now();
     const image = await this.annotator.annotate(screen, entries, canvas);
     const t2 = clock.now();

@@ -28,7 +28,6 @@ import { applyPhotoGrid } from "./photo-grid.js";
 import { applyQuickType } from "./quicktype.js";
 import type { Candidate } from "./row.js";
 import { centreX, centreY, contains } from "./row.js";
-import { type Buffers, FRESH_BUFFERS } from "./scratch.js";
 import { applySliders } from "./sliders.js";
 import { smoothGrid } from "./smooth-grid.js";
 import { dropSpuriousRows } from "./spurious.js";
@@ -50,13 +49,11 @@ import { splitTrailingGlyphs } from "./trailing-glyph.js";
  * buttons of a recognisable shape are named by it (`icon-shapes.ts`). Each pass
  * drops the raw rows it replaced, so one target is one row. With the phone's `memory`, app icons seen
  * with their names teach it their looks, and unnamed app icons (the dock) take a remembered name.
- * `buffers`: the pipeline's pool of full-screen working planes (`scratch.ts`; fresh arrays by default).
  */
 export function applyScreenSemantics(
   screen: RgbImage,
   rows: readonly Candidate[],
   memory?: IconMemory,
-  buffers: Buffers = FRESH_BUFFERS,
 ): Candidate[] {
   const aspect = screen.height / Math.max(1, screen.width);
   let out = mergeStatusBar(rows);
@@ -64,14 +61,14 @@ export function applyScreenSemantics(
   out = applyQuickType(screen, out); // the suggestion cells over the keys: a button each
   out = applyDialPad(screen, out);
   out = applyCalculator(out, aspect);
-  out = applySwitches(screen, out, buffers);
+  out = applySwitches(screen, out);
   out = splitInfoGlyphs(out, aspect); // `Yesterday ①`: a cell's detail text and its info button
   out = splitTrailingGlyphs(screen, out); // `Yesterday ⓘ` read `Yesterday`: the circle found in the pixels
   out = applyPhotoGrid(screen, out); // photo pickers: a row per thumbnail and per select circle
-  const glyphs = proposeGlyphs(screen, out, undefined, buffers);
+  const glyphs = proposeGlyphs(screen, out);
   const reads = discSymbolReads(glyphs, out); // `x` read off a ⊗: the disc's row replaces it
   out = [...out.filter((r) => !reads.has(r)), ...glyphs];
-  const smooth = smoothGrid(screen, buffers); // one denoised cell grid for the slider and stepper finders
+  const smooth = smoothGrid(screen); // one denoised cell grid for the slider and stepper finders
   out = applySliders(screen, out, smooth); // a thin track with a knob: one row with the knob's position
   out = nameStripKey(screen, out); // the keyboard-switch key under the keys, when only a glyph found it
   out = [...out, ...findCcPageTabs(screen, out)]; // Control Center's dim page tabs, by the bright one
@@ -82,7 +79,7 @@ export function applyScreenSemantics(
   out = applyHomeGrid(screen, out, aspect); // a home screen: tiles, widgets, dock slots from the grid
   out = nameIconButtons(screen, splitOutlinedButtons(screen, out, aspect)); // one wide box: equal bordered buttons
   out = applySteppers(screen, out, smooth); // a stepper's two halves: `[button] "minus"` / `"plus"`
-  out = dropSpuriousRows(out, aspect, screen, buffers);
+  out = dropSpuriousRows(out, aspect, screen);
   const cut = textCutByOverlay(screen, out); // a line half hidden by a sheet's edge: a fragment
   const chat = chatDecorations(screen, out); // a conversation's emoji and avatars
   const page = textAroundTabBar(out); // the page's words seen around a floating tab bar
@@ -109,10 +106,10 @@ export function applyScreenSemantics(
  * connectivity toggles are switches too, named by Apple's fixed layout (`switches-control-center.ts`).
  * Icon rows on a switch are dropped.
  */
-function applySwitches(screen: RgbImage, rows: readonly Candidate[], buffers: Buffers): Candidate[] {
+function applySwitches(screen: RgbImage, rows: readonly Candidate[]): Candidate[] {
   // A "switch" inside a much taller icon box is part of that icon's artwork (a white glyph on a green
   // app tile), not a control.
-  const found = findSwitches(screen, buffers).filter(
+  const found = findSwitches(screen).filter(
     (s) =>
       !rows.some(
         (r) =>

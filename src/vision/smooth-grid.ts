@@ -1,5 +1,4 @@
 import type { RgbImage } from "../shared/image.js";
-import { type Buffers, FRESH_BUFFERS } from "./scratch.js";
 import { GRID_WIDTH, type Grid } from "./switches-grid.js";
 
 /**
@@ -8,13 +7,13 @@ import { GRID_WIDTH, type Grid } from "./switches-grid.js";
  * noise alone moves a single pixel by about `SAME`, which splits a thin track's runs and cuts its
  * height; the mean of nine pixels keeps a third of that. On a screenshot (3 px a cell) it is the cell.
  */
-export function smoothGrid(image: RgbImage, buffers: Buffers = FRESH_BUFFERS): Grid {
+export function smoothGrid(image: RgbImage): Grid {
   const { width: W, height: H, data } = image;
   const step = W / GRID_WIDTH;
   const w = GRID_WIDTH;
   const h = Math.max(1, Math.floor(H / step));
   if (W < 3 || H < 3) return smoothGridByCell(image, w, h);
-  const rgb = buffers.u8("smooth.grid", w * h * 3);
+  const rgb = new Uint8Array(w * h * 3);
   const xs = new Int32Array(w);
   for (let gx = 0; gx < w; gx++) xs[gx] = Math.min(W - 2, Math.max(1, Math.floor((gx + 0.5) * step)));
   // Per grid row, each column's sum over the three pixel rows first (every pixel read once, not once per

@@ -12,7 +12,6 @@ import { passcodeDots } from "./passcode-dots.js";
 import { listPictures } from "./pictures.js";
 import type { Candidate } from "./row.js";
 import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
-import { type Buffers, FRESH_BUFFERS } from "./scratch.js";
 import { behindSheet, findSheet } from "./sheet.js";
 import { inkSlivers } from "./slivers.js";
 import { isWideIcon } from "./wide-icons.js";
@@ -90,9 +89,8 @@ export function dropSpuriousRows(
   input: readonly Candidate[],
   aspect: number,
   screen?: RgbImage,
-  buffers: Buffers = FRESH_BUFFERS,
 ): Candidate[] {
-  const seen = screen ? trimSeenThrough(screen, listPictures(screen, input, buffers)) : input;
+  const seen = screen ? trimSeenThrough(screen, listPictures(screen, input)) : input;
   const callers = heroApps(seen, aspect);
   const rows = callers.size > 0 ? seen.map((r) => callers.get(r) ?? r) : seen;
   const modal = screen ? findModal(screen, rows) : undefined;

@@ -1,4 +1,3 @@
-import { type Buffers, FRESH_BUFFERS } from "./scratch.js";
 import { cell, cellDiff, diff, GRID_WIDTH, type Grid, meanGrid } from "./switches-grid.js";
 
 /**
@@ -79,12 +78,11 @@ function backgrounds(g: Grid): [number, number, number][] {
 export function undimmedGrids(
   g: Grid,
   smooth: Grid = meanGrid(g),
-  buffers: Buffers = FRESH_BUFFERS,
 ): { grid: Grid; bg: [number, number, number] }[] {
   if (g.w !== GRID_WIDTH) return [];
   const { w, h } = g;
   const mean = smooth.rgb;
-  return backgrounds(g).map((bg, k) => {
+  return backgrounds(g).map((bg) => {
     // A cell's byte has 256 values: each channel's undimmed byte is computed once per value (the same
     // expression) and looked up, not recomputed for each of the grid's ~1M bytes.
     const undim = new Uint8Array(3 * 256);
@@ -94,7 +92,7 @@ export function undimmedGrids(
           0,
           Math.min(255, Math.round((m - (1 - DIMMED_ALPHA) * (bg[c] ?? 0)) / DIMMED_ALPHA)),
         );
-    const rgb = buffers.u8(`switches.undimmed.${k}`, g.rgb.length);
+    const rgb = new Uint8Array(g.rgb.length);
     for (let i = 0; i < rgb.length; i++) rgb[i] = undim[(i % 3) * 256 + (mean[i] ?? 0)] ?? 0;
     return { grid: { w, h, rgb }, bg };
   });

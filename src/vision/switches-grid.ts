@@ -1,5 +1,4 @@
 import type { RgbImage } from "../shared/image.js";
-import { type Buffers, FRESH_BUFFERS } from "./scratch.js";
 
 /**
  * The pixel grid the switch finders read (`switches.ts`, `switches-outline.ts`): the screen sampled at
@@ -46,12 +45,12 @@ export interface Grid {
  * centre (the nearest pixel when cells are under two pixels): switches are large flat regions, so a
  * full area average (up to 9× the reads) buys nothing.
  */
-export function sampleGrid(image: RgbImage, buffers: Buffers = FRESH_BUFFERS): Grid {
+export function sampleGrid(image: RgbImage): Grid {
   const { width: W, height: H, data } = image;
   const step = W / GRID_WIDTH;
   const w = GRID_WIDTH;
   const h = Math.max(1, Math.floor(H / step));
-  const rgb = buffers.u8("switches.grid", w * h * 3);
+  const rgb = new Uint8Array(w * h * 3);
   const xs = new Int32Array(w);
   for (let gx = 0; gx < w; gx++) xs[gx] = Math.min(W - 2, Math.floor((gx + 0.5) * step));
   for (let gy = 0; gy < h; gy++) {
@@ -153,10 +152,10 @@ export function runs(g: Grid, y: number): Run[] {
  * knob's run into pieces at `SAME`; the mean divides it by three and blurs edges by one cell (a point),
  * well inside the shape checks' tolerances.
  */
-export function meanGrid(g: Grid, buffers: Buffers = FRESH_BUFFERS): Grid {
+export function meanGrid(g: Grid): Grid {
   const { w, h, rgb } = g;
   const stride = w * 3;
-  const row = buffers.u16("switches.meanRows", rgb.length);
+  const row = new Uint16Array(rgb.length);
   for (let y = 0; y < h; y++) {
     const o = y * stride;
     for (let i = 0; i < stride; i++) {
@@ -165,7 +164,7 @@ export function meanGrid(g: Grid, buffers: Buffers = FRESH_BUFFERS): Grid {
       row[o + i] = (rgb[o + l] ?? 0) + (rgb[o + i] ?? 0) + (rgb[o + r] ?? 0);
     }
   }
-  const out = buffers.u8("switches.mean", rgb.length);
+  const out = new Uint8Array(rgb.length);
   for (let y = 0; y < h; y++) {
     const o = y * stride;
     const up = y > 0 ? o - stride : o;

@@ -1,6 +1,5 @@
 import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
-import { type Buffers, FRESH_BUFFERS } from "./scratch.js";
 import { findCutSwitches } from "./switches-cut.js";
 import { findShapeCutSwitches } from "./switches-cut-shape.js";
 import { dimmedKnob, pastelOnTrack, undimmedGrids } from "./switches-disabled.js";
@@ -347,25 +346,22 @@ function scanRows(g: Grid): Candidate[] {
   return found;
 }
 
-/**
- * Every switch on the screen, top to bottom. `buffers`: where its cell grids come from (the pipeline's
- * pool, `scratch.ts`; fresh arrays by default).
- */
-export function findSwitches(image: RgbImage, buffers: Buffers = FRESH_BUFFERS): FoundSwitch[] {
+/** Every switch on the screen, top to bottom. */
+export function findSwitches(image: RgbImage): FoundSwitch[] {
   if (image.width < 100 || image.height < 100) return [];
-  const g = sampleGrid(image, buffers);
+  const g = sampleGrid(image);
   const found = scanRows(g).map((c) =>
     c.on && c.colour && pastelOnTrack(g, c.box, c.colour) ? { ...c, disabled: true } : c,
   );
   // Through a camera, sensor noise cuts a white knob's run into pieces and the blur's spread of the
   // knob's shadow over a pale track grades it past `SAME`: the same scan on the 3×3 mean grid.
-  const smooth = meanGrid(g, buffers);
+  const smooth = meanGrid(g);
   for (const c of scanRows(smooth))
     if (!found.some((f) => overlaps(f, c)) && !textured(g, smooth, c.box)) found.push(c);
   // Disabled switches (`isEnabled = false`), drawn dimmed over their cell: the same scan on the grid
   // with that dimming undone (`switches-disabled.ts`).
   // An enabled light off switch whose contrast a camera squeezed shows there too (`switches-washed.ts`).
-  for (const u of undimmedGrids(g, smooth, buffers))
+  for (const u of undimmedGrids(g, smooth))
     for (const c of scanRows(u.grid)) {
       if (found.some((f) => overlaps(f, c))) continue;
       if (dimmedKnob(g, c.box, c.on, u.bg, c.colour)) found.push({ ...c, disabled: true });
