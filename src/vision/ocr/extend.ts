@@ -263,11 +263,20 @@ function grow(
   const mapMarks = (a: number, b: number): boolean =>
     !!hint && hint({ x0: Math.min(a, b), x1: Math.max(a, b) + 1, y0: ink.y0, y1: ink.y1, score: 0 }) >= MAP_PEAK;
   const walk = (from: number, step: 1 | -1): number => {
-    /** The walk's end before a word space it crossed on the map's word alone, until the map confirms. */
-    let tentative: number | undefined;
-    /** The first column of ink past that word space. */
-    let crossed = from;
-    const end = (k: number): number => (tentative !== undefined && !mapMarks(crossed, k) ? tentative : k);
+    /**
+     * Gaps crossed on the map's word alone: the walk's end before each and the first ink past it. Each
+     * holds only when the map marks text on the ink past it (anywhere to the walk's end: a small line's
+     * map may fire on its last word only); the walk ends before the last gap that does not.
+     */
+    const crossings: { before: number; past: number }[] = [];
+    const end = (k: number): number => {
+      let at = k;
+      for (let i = crossings.length - 1; i >= 0; i--) {
+        const c = crossings[i] as { before: number; past: number };
+        if (!mapMarks(c.past, at)) at = c.before;
+      }
+      return at;
+    };
     let kept = from;
     let last = from;
     let peak = Number.POSITIVE_INFINITY;
@@ -294,10 +303,7 @@ function grow(
           const atText = first && gap <= wordGap && textAt(x);
           const byMap = gap > maxGap || (first && gap > letterGap && !atText);
           if (byMap && !hint) return end(kept);
-          if (byMap && tentative === undefined) {
-            tentative = kept;
-            crossed = x;
-          }
+          if (byMap) crossings.push({ before: kept, past: x });
           if (first) {
             if (atText) dipped = true;
             start = x;
