@@ -261,7 +261,8 @@ function grow(
     });
   // Ink past a word space that no region holds is the line's when the map marks text on it.
   const mapMarks = (a: number, b: number): boolean =>
-    !!hint && hint({ x0: Math.min(a, b), x1: Math.max(a, b) + 1, y0: ink.y0, y1: ink.y1, score: 0 }) >= MAP_PEAK;
+    !!hint &&
+    hint({ x0: Math.min(a, b), x1: Math.max(a, b) + 1, y0: ink.y0, y1: ink.y1, score: 0 }) >= MAP_PEAK;
   const walk = (from: number, step: 1 | -1): number => {
     /**
      * Gaps crossed on the map's word alone: the walk's end before each and the first ink past it. Each
