@@ -18,10 +18,10 @@ import { SPLIT_GAP } from "./split.js";
  * sits on — a message bubble, a bar — is no stop: `FaceTim` in a filmed bubble). The first gap must be
  * a letter gap (`LETTER_GAP`): a region that ends at a word's end is the detector's call, unless a word
  * space (`WORD_GAP`) leads to another region the detector found on the line (`Updated: 2 Hours` and
- * `ago`), or to ink the map itself marks as text somewhere along the walk (`MAP_PEAK`). After that the
- * walk crosses word spaces (SF Pro: 0.3–0.45 em of ink gap) and stops at
+ * `ago`). After that the walk crosses word spaces (SF Pro: 0.3–0.45 em of ink gap) and stops at
  * `SPLIT_GAP` (0.6 em), where `split.ts` takes a gap for two labels (iOS sets labels at least 8 pt
- * apart, 0.69–0.81 em measured). Each run of ink it takes must be as dark as the line's own glyphs, and
+ * apart, 0.69–0.81 em measured) — or, past a gap of up to 0.6 em of a cap-height em (`CAP_HEIGHT`), at
+ * the end of ink the map does not mark as text (`MAP_PEAK`, `map-hint.ts`). Each run of ink it takes must be as dark as the line's own glyphs, and
  * the first no wider than a glyph or two (`FIRST_RUN`) up to its first dip: a camera's blur joins a
  * word's letters into one run (`Last C` of a small caption), but each gap between them stays a dip. A
  * region grows only where the ink lies past its edge; regions whose grown ink meets on one band become
@@ -292,30 +292,38 @@ function grow(
      */
     let dipped = false;
     let strong = false;
-    const firstTooWide = () => !dipped && runs <= 1 && Math.abs(last - start) > firstRun;
+    /** The run past the last gap crossed on the map's word (judged as a first run), or 0. */
+    let crossRun = 0;
+    const fresh = () => runs <= 1 || runs === crossRun;
+    const firstTooWide = () => !dipped && fresh() && Math.abs(last - start) > firstRun;
     for (let x = from + step; x >= 0 && x < image.width; x += step) {
       const c = column(x);
       if (c < 0) return end(kept);
       if (c > 0) {
         if (gap > 0) {
-          // A gap wider than a word space (by the ink's em), or a first gap past a letter gap, is crossed
-          // only when the map marks the ink beyond it as text (checked when the walk ends).
+          // Past the first gap, a gap wider than `SPLIT_GAP` by the ink's em is crossed only when the map
+          // marks the ink beyond it as text (checked when the walk ends). The first gap stays the
+          // detector's call: the map marks an icon beside a label's end too (`7 Open app`, `秘√`).
           const first = runs++ === 0;
-          const atText = first && gap <= wordGap && textAt(x);
-          const byMap = gap > maxGap || (first && gap > letterGap && !atText);
-          if (byMap && !hint) return end(kept);
-          if (byMap) crossings.push({ before: kept, past: x });
           if (first) {
-            if (atText) dipped = true;
+            if (gap <= wordGap && textAt(x)) dipped = true;
+            else if (gap > letterGap) return end(kept);
             start = x;
+          } else if (gap > maxGap) {
+            // The ink past it is judged as a first run (a glyph or two up to a dip): not a bar or an icon.
+            crossings.push({ before: kept, past: x });
+            crossRun = runs;
+            start = x;
+            dipped = false;
+            strong = false;
           }
           peak = 0;
         }
         peak = Math.max(peak, c);
         last = x;
         gap = 0;
-        if (runs <= 1 && c >= minPeak) strong = true;
-        else if (runs <= 1 && strong) dipped = true;
+        if (fresh() && c >= minPeak) strong = true;
+        else if (fresh() && strong) dipped = true;
         if (firstTooWide()) return end(kept);
         continue;
       }
