@@ -1,5 +1,6 @@
 import type { PixelBox } from "./detect.js";
 import { greyCrop, type InkImage, tightenToInk } from "./ink.js";
+import type { MapHint } from "./map-hint.js";
 import { SPLIT_GAP } from "./split.js";
 
 /**
@@ -19,7 +20,8 @@ import { SPLIT_GAP } from "./split.js";
  * space (`WORD_GAP`) leads to another region the detector found on the line (`Updated: 2 Hours` and
  * `ago`). After that the walk crosses word spaces (SF Pro: 0.3–0.45 em of ink gap) and stops at
  * `SPLIT_GAP` (0.6 em), where `split.ts` takes a gap for two labels (iOS sets labels at least 8 pt
- * apart, 0.69–0.81 em measured). Each run of ink it takes must be as dark as the line's own glyphs, and
+ * apart, 0.69–0.81 em measured) — or, past a gap of up to 0.6 em of a cap-height em (`CAP_HEIGHT`), at
+ * the end of ink the map does not mark as text (`MAP_PEAK`, `map-hint.ts`). Each run of ink it takes must be as dark as the line's own glyphs, and
  * the first no wider than a glyph or two (`FIRST_RUN`) up to its first dip: a camera's blur joins a
  * word's letters into one run (`Last C` of a small caption), but each gap between them stays a dip. A
  * region grows only where the ink lies past its edge; regions whose grown ink meets on one band become
@@ -68,6 +70,21 @@ const BAND_SLACK = 0.15;
  * ~2.2 `kh` tall and its margin ~0.27 of that.
  */
 const KERNEL_INSET = 0.3;
+/**
+ * Map score (the DB probability map's surest pixel on the line's ink rows) that lets the walk cross a
+ * word space to ink no region holds: well above the map's binary threshold (0.3), so a blip the
+ * post-process dropped for its size counts (`Last Checkin: 1 Hour ago` behind a dimmed page: `ago`
+ * peaks at 0.89 on 5 × 2 map pixels), a faint halo does not. Asked only of the ink the walk took past
+ * the word space, which must still run on the line's band as dark as its glyphs (`map-hint.ts`).
+ */
+const MAP_PEAK = 0.6;
+/**
+ * SF Pro's cap height (em). A line of capitals, digits and ascenders only (`Last Checkin:`) has ink
+ * this tall, not `TALLEST_REACH`, so its em is 1.33× what the ink height says and its word spaces look
+ * 1.33× wider (13 px after `Checkin:` at 12 pt on a 3× screen: 0.61 "em" for 0.36 em). Where the map
+ * marks the ink past a gap as text, the walk crosses gaps up to `SPLIT_GAP` of the larger em.
+ */
+const CAP_HEIGHT = 0.705;
 /** Rows (ink heights) above and below the band that must stay blank where the line continues. */
 const GUARD = 0.3;
 
@@ -83,13 +100,13 @@ interface Grown {
  * Every region grown along its line (see the module comment), regions whose grown ink meets on one band
  * merged, in the order of the first region of each. A region without clear ink is kept as it is.
  */
-export function extendAlongLines(image: InkImage, boxes: readonly PixelBox[]): PixelBox[] {
+export function extendAlongLines(image: InkImage, boxes: readonly PixelBox[], hint?: MapHint): PixelBox[] {
   // Each region's ink inside its kernel: which regions stand on one line, as tall as each other.
   const inks = boxes.map((b) => {
     const core = kernel(b);
     return { box: b, core, ink: tightenToInk(image, core) };
   });
-  const grown = inks.map((r) => grow(image, r, inks));
+  const grown = inks.map((r) => grow(image, r, inks, hint));
   // `parts`: the detector's own regions' ink in each merged region.
   const out: ((Grown & { parts: PixelBox[] }) | undefined)[] = grown.map((g) => ({ ...g, parts: [g.found] }));
   for (let i = 0; i < out.length; i++) {
@@ -159,6 +176,7 @@ function grow(
   image: InkImage,
   region: { box: PixelBox; core: PixelBox; ink: PixelBox },
   regions: readonly { box: PixelBox; ink: PixelBox }[],
+  hint?: MapHint,
 ): Grown {
   // The line is measured inside the detector's kernel: the unclip margin may hold part of an icon.
   const { box, core, ink } = region;
@@ -224,6 +242,7 @@ function grow(
   const maxGap = SPLIT_GAP * em;
   const letterGap = LETTER_GAP * em;
   const wordGap = WORD_GAP * em;
+  const mapGap = (SPLIT_GAP * em * TALLEST_REACH) / CAP_HEIGHT;
   const minPeak = PEAK_SHARE * crop.maxDiff;
   const firstRun = FIRST_RUN * em;
   /**
@@ -240,7 +259,25 @@ function grow(
       const oh = o.y1 - o.y0;
       return o.y0 >= band.y0 && o.y1 <= band.y1 && oh <= 1.4 * h && h <= 1.4 * oh;
     });
+  // Ink past a word space that no region holds is the line's when the map marks text on it.
+  const mapMarks = (a: number, b: number): boolean =>
+    !!hint &&
+    hint({ x0: Math.min(a, b), x1: Math.max(a, b) + 1, y0: ink.y0, y1: ink.y1, score: 0 }) >= MAP_PEAK;
   const walk = (from: number, step: 1 | -1): number => {
+    /**
+     * Gaps crossed on the map's word alone: the walk's end before each and the first ink past it. Each
+     * holds only when the map marks text on the ink past it (anywhere to the walk's end: a small line's
+     * map may fire on its last word only); the walk ends before the last gap that does not.
+     */
+    const crossings: { before: number; past: number }[] = [];
+    const end = (k: number): number => {
+      let at = k;
+      for (let i = crossings.length - 1; i >= 0; i--) {
+        const c = crossings[i] as { before: number; past: number };
+        if (!mapMarks(c.past, at)) at = c.before;
+      }
+      return at;
+    };
     let kept = from;
     let last = from;
     let peak = Number.POSITIVE_INFINITY;
@@ -255,34 +292,48 @@ function grow(
      */
     let dipped = false;
     let strong = false;
-    const firstTooWide = () => !dipped && runs <= 1 && Math.abs(last - start) > firstRun;
+    /** The run past the last gap crossed on the map's word (judged as a first run), or 0. */
+    let crossRun = 0;
+    const fresh = () => runs <= 1 || runs === crossRun;
+    const firstTooWide = () => !dipped && fresh() && Math.abs(last - start) > firstRun;
     for (let x = from + step; x >= 0 && x < image.width; x += step) {
       const c = column(x);
-      if (c < 0) return kept;
+      if (c < 0) return end(kept);
       if (c > 0) {
         if (gap > 0) {
-          if (runs++ === 0) {
+          // Past the first gap, a gap wider than `SPLIT_GAP` by the ink's em is crossed only when the map
+          // marks the ink beyond it as text (checked when the walk ends). The first gap stays the
+          // detector's call: the map marks an icon beside a label's end too (`7 Open app`, `秘√`).
+          const first = runs++ === 0;
+          if (first) {
             if (gap <= wordGap && textAt(x)) dipped = true;
-            else if (gap > letterGap) return kept;
+            else if (gap > letterGap) return end(kept);
             start = x;
+          } else if (gap > maxGap) {
+            // The ink past it is judged as a first run (a glyph or two up to a dip): not a bar or an icon.
+            crossings.push({ before: kept, past: x });
+            crossRun = runs;
+            start = x;
+            dipped = false;
+            strong = false;
           }
           peak = 0;
         }
         peak = Math.max(peak, c);
         last = x;
         gap = 0;
-        if (runs <= 1 && c >= minPeak) strong = true;
-        else if (runs <= 1 && strong) dipped = true;
-        if (firstTooWide()) return kept;
+        if (fresh() && c >= minPeak) strong = true;
+        else if (fresh() && strong) dipped = true;
+        if (firstTooWide()) return end(kept);
         continue;
       }
       if (gap === 0) {
-        if (peak < minPeak) return kept;
+        if (peak < minPeak) return end(kept);
         kept = last;
       }
-      if (++gap > maxGap) return kept;
+      if (++gap > (hint ? mapGap : maxGap)) return end(kept);
     }
-    return gap === 0 && peak >= minPeak ? last : kept;
+    return end(gap === 0 && peak >= minPeak ? last : kept);
   };
   // `tightenToInk` leaves a pixel of margin left and two right of the ink.
   const left = walk(Math.ceil(ink.x0) + 1, -1);

@@ -30,6 +30,7 @@ import {
   WASHED_OUT_SPREAD,
 } from "./local-contrast.js";
 import { loneGlyphs } from "./lone-glyphs.js";
+import { type MapHint, mapHint } from "./map-hint.js";
 import { readLostPronouns } from "./pronoun-i.js";
 import {
   type FinishedText,
@@ -136,9 +137,11 @@ export class PaddleOcrEngine implements OcrEngine {
     this.normalized = normalized;
     const flat: InkImage = normalized ?? image;
     // Each region followed along its line over ink the 320 px map missed (`extend.ts`).
+    const found = await this.detect(normalized ?? image);
     const boxes = extendAlongLines(
       flat,
-      (await this.detect(normalized ?? image)).map((b) => withLeadingDash(flat, b)),
+      found.boxes.map((b) => withLeadingDash(flat, b)),
+      found.hint,
     );
     const read = await this.read(detail, boxes.map(toDetail));
     if (flat !== image) {
@@ -299,7 +302,8 @@ export class PaddleOcrEngine implements OcrEngine {
   }
 
   /** Text regions in source pixels, on a colour screen or a grey plane (its three channels equal). */
-  private async detect(image: InkImage): Promise<PixelBox[]> {
+  /** Text regions on `image`, and the map's own word on any box of it (`map-hint.ts`). */
+  private async detect(image: InkImage): Promise<{ boxes: PixelBox[]; hint: MapHint }> {
     const size = detectionSize(image.width, image.height, this.options.detectionWidth);
     const data =
       "channels" in image
@@ -312,13 +316,14 @@ export class PaddleOcrEngine implements OcrEngine {
       throw new PiclawError("OCR_MODEL_OUTPUT", "text detection returned no float map", {});
     const fx = image.width / size.width;
     const fy = image.height / size.height;
-    return dbBoxes(map.data, size.width, size.height, this.options).map((b) => ({
+    const boxes = dbBoxes(map.data, size.width, size.height, this.options).map((b) => ({
       x0: b.x0 * fx,
       y0: b.y0 * fy,
       x1: Math.min(image.width, b.x1 * fx),
       y1: Math.min(image.height, b.y1 * fy),
       score: b.score,
     }));
+    return { boxes, hint: mapHint(map.data, size.width, size.height, fx, fy) };
   }
 
   /** Recognised text per box (same order as `boxes`); only the boxes at `which` (default all) are read. */

@@ -93,3 +93,38 @@ describe("line ends in camera frames (blur, surfaces, split regions)", () => {
     ]);
   });
 });
+
+/** A map hint that marks text (0.9) on columns `[x0, x1)` of every row, nothing elsewhere. */
+const marks =
+  (x0: number, x1: number) =>
+  (b: PixelBox): number =>
+    b.x1 > x0 && b.x0 < x1 ? 0.9 : 0.1;
+
+describe("ink past a gap the detection map marks as text (map-hint.ts)", () => {
+  // Capitals-only ink 20 px tall: em ~21 px by the ink's reach, ~28 px by its cap height. The region
+  // ends inside the first word; a 14 px gap (0.67 / 0.5 em) after it, a 26 px one (0.93 em) before a
+  // second label.
+  const wide = drawn(200, [...word(20, 3), ...word(68, 2), ...word(116, 2)]);
+
+  it("crosses a gap a cap-height line's em understates when the map peaks on the ink past it", () => {
+    // The map's blip over the second word (a dimmed caption's `ago`) confirms it; not the label after.
+    expect(extendAlongLines(wide, [region(10, 38)], marks(70, 76))[0]?.x1).toBeCloseTo(95, 0);
+    expect(extendAlongLines(wide, [region(10, 38)], marks(60, 200))[0]?.x1).toBeCloseTo(95, 0);
+  });
+
+  it("stops at that gap when the map marks nothing past it, or only the region's own ink", () => {
+    const before = extendAlongLines(wide, [region(10, 38)]);
+    expect(before[0]?.x1).toBeCloseTo(59, 0);
+    expect(extendAlongLines(wide, [region(10, 38)], () => 0.3)).toEqual(before);
+    expect(extendAlongLines(wide, [region(10, 38)], marks(20, 54))).toEqual(before);
+  });
+
+  it("leaves a region that ends at a word's end, and takes no icon or bar, whatever the map says", () => {
+    // The first gap stays the detector's call: an icon a word space after a label's end.
+    expect(extendAlongLines(drawn(200, LINE), [region(10, 57)], marks(0, 200))).toEqual([region(10, 57)]);
+    const icon = drawn(200, [...word(20, 3), [68, 8, 92, 52]]);
+    expect(extendAlongLines(icon, [region(10, 38)], marks(0, 200))[0]?.x1).toBeCloseTo(59, 0);
+    const bar = drawn(200, [...word(20, 3), [68, 20, 160, 40]]);
+    expect(extendAlongLines(bar, [region(10, 38)], marks(0, 200))[0]?.x1).toBeCloseTo(59, 0);
+  });
+});
