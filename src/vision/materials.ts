@@ -1,5 +1,6 @@
 import type { RgbImage } from "../shared/image.js";
 import type { Candidate } from "./row.js";
+import { tabTitles } from "./tab-bar-content.js";
 
 /**
  * Text seen through an iOS material, not text on it.
@@ -142,8 +143,12 @@ export function textBehindMaterial(screen: RgbImage, rows: readonly Candidate[])
   const ref = reference(screen, text);
   const out = new Set<Candidate>();
   if (!ref) return out;
+  // A tab item's title is the bar's own text: iOS 26 draws unselected titles grey on the glass and the
+  // selected one tinted on a lighter pill, both faint in luma against the page's text, and a camera
+  // softens their 10 pt strokes (HIG "Tab bars"), so the ink tests below would take them for content.
+  const titles = tabTitles(rows);
   for (const r of text) {
-    if (!inBarBand(r.box)) continue;
+    if (!inBarBand(r.box) || titles.has(r)) continue;
     const ink = measureInk(screen, r.box);
     if (seenThrough(ink, ref) || underGlass(ink, ref)) out.add(r);
   }
