@@ -163,7 +163,7 @@ export function textBehindMaterial(screen: RgbImage, rows: readonly Candidate[])
  * characters, and each word's ink is measured against the screen's text like a whole row
  * (`textBehindMaterial`): when some words are seen through the material and others are not, the row
  * keeps the longest run of words that are not — its label and its box shrink to them. Rows outside the
- * bars' bands, or of one word, are kept as they are.
+ * bars' bands, of one word, or a tab item's title (`tabTitles`) are kept as they are.
  */
 export function trimSeenThrough(screen: RgbImage, rows: readonly Candidate[]): Candidate[] {
   const ref = reference(
@@ -171,8 +171,9 @@ export function trimSeenThrough(screen: RgbImage, rows: readonly Candidate[]): C
     rows.filter((r) => r.kind === "text"),
   );
   if (!ref) return [...rows];
+  const titles = tabTitles(rows); // a tab item's title is the bar's text, all of it (`textBehindMaterial`)
   return rows.map((r) => {
-    if (r.kind !== "text" || !inBarBand(r.box)) return r;
+    if (r.kind !== "text" || !inBarBand(r.box) || titles.has(r)) return r;
     const words = placeWords(r.label, r.box);
     if (words.length < 2) return r;
     const through = words.map((w) => seenThrough(measureInk(screen, w.box), ref));

@@ -38,6 +38,8 @@ export interface GlassSpec {
 
 export interface GlassScreen {
   image: RgbImage;
+  /** The same screen as PNG bytes (to film it). */
+  png: Buffer;
   /** Each tab item: its symbol's box and its title's box (screen fractions, title box approximate). */
   items: { title: string; symbol: FracBox; titleBox: FracBox }[];
   /** Each page row drawn under the capsule: its text and box. */
@@ -133,9 +135,15 @@ export async function glassTabScreen(spec: GlassSpec): Promise<GlassScreen> {
       titleBox: textBox(t, 10, cx, top + 50, true),
     });
   });
-  const { data, info } = await sharp(Buffer.from(`${svg}</svg>`))
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { image: { width: info.width, height: info.height, channels: 3, data }, items, under, page: above };
+  const png = await sharp(Buffer.from(`${svg}</svg>`))
+    .png()
+    .toBuffer();
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return {
+    image: { width: info.width, height: info.height, channels: 3, data },
+    png,
+    items,
+    under,
+    page: above,
+  };
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { textBehindMaterial } from "../../src/vision/materials.js";
+import { textBehindMaterial, trimSeenThrough } from "../../src/vision/materials.js";
 import type { Candidate } from "../../src/vision/row.js";
 import { tabTitles } from "../../src/vision/tab-bar-content.js";
 import { type GlassScreen, type GlassSpec, glassTabScreen } from "./glass-tab-synth.js";
+import { filmScreenshot } from "./ocr/filmed-real.js";
 
 /**
  * iOS 26's floating glass tab bar: its items' titles are the bar's own text, kept however faint they
@@ -62,6 +63,25 @@ describe("glass tab bar titles", () => {
     const { titles } = await dropped(spec, [2]);
     expect(titles).toEqual([]);
   }, 60_000);
+});
+
+describe("glass tab bar titles, filmed", () => {
+  it("keeps every word of a two-word grey title on dark glass", async () => {
+    const spec: GlassSpec = {
+      mode: "dark",
+      tabs: ["Listen Now", "Browse", "Radio", "Library", "Profile"],
+      selected: 4,
+      grey: true,
+      rows: [...ROWS, ...MORE],
+    };
+    const screen = await glassTabScreen(spec);
+    const filmed = await filmScreenshot(screen.png, 11);
+    const rows = rowsOf(screen);
+    const labels = (list: readonly Candidate[]) => list.filter((r) => r.box[1] > 0.94).map((r) => r.label);
+    expect(labels(trimSeenThrough(filmed, rows))).toEqual(spec.tabs);
+    const gone = textBehindMaterial(filmed, rows);
+    expect(spec.tabs.filter((t) => rows.some((r) => r.label === t && gone.has(r)))).toEqual([]);
+  }, 90_000);
 });
 
 describe("tabTitles", () => {
