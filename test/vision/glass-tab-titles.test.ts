@@ -93,7 +93,9 @@ describe("tabTitles", () => {
   it("needs two titled items on one line at the foot", () => {
     expect(tabTitles(foot(0.3)).size).toBe(0);
     const two = [...foot(0.3), ...foot(0.6), text("Care", [0.8, 0.952, 0.86, 0.962])];
-    expect(tabTitles(two).size).toBe(3);
+    // Two titled items make a bar; a row on their line with no symbol over it is not taken (a page
+    // fragment of a title's size, seen through the glass between items, must stay droppable).
+    expect([...tabTitles(two)].map((r) => r.label)).toEqual(["Tab", "Tab"]);
   });
 
   it("takes no text of another size or line, and nothing above the foot", () => {
