@@ -1,5 +1,6 @@
 import type { RgbImage } from "../shared/image.js";
 import type { Candidate } from "./row.js";
+import { tabTitles } from "./tab-bar-content.js";
 
 /**
  * Text seen through an iOS material, not text on it.
@@ -142,8 +143,12 @@ export function textBehindMaterial(screen: RgbImage, rows: readonly Candidate[])
   const ref = reference(screen, text);
   const out = new Set<Candidate>();
   if (!ref) return out;
+  // A tab item's title is the bar's own text: iOS 26 draws unselected titles grey on the glass and the
+  // selected one tinted on a lighter pill, both faint in luma against the page's text, and a camera
+  // softens their 10 pt strokes (HIG "Tab bars"), so the ink tests below would take them for content.
+  const titles = tabTitles(rows);
   for (const r of text) {
-    if (!inBarBand(r.box)) continue;
+    if (!inBarBand(r.box) || titles.has(r)) continue;
     const ink = measureInk(screen, r.box);
     if (seenThrough(ink, ref) || underGlass(ink, ref)) out.add(r);
   }
@@ -158,7 +163,7 @@ export function textBehindMaterial(screen: RgbImage, rows: readonly Candidate[])
  * characters, and each word's ink is measured against the screen's text like a whole row
  * (`textBehindMaterial`): when some words are seen through the material and others are not, the row
  * keeps the longest run of words that are not — its label and its box shrink to them. Rows outside the
- * bars' bands, or of one word, are kept as they are.
+ * bars' bands, of one word, or a tab item's title (`tabTitles`) are kept as they are.
  */
 export function trimSeenThrough(screen: RgbImage, rows: readonly Candidate[]): Candidate[] {
   const ref = reference(
@@ -166,8 +171,9 @@ export function trimSeenThrough(screen: RgbImage, rows: readonly Candidate[]): C
     rows.filter((r) => r.kind === "text"),
   );
   if (!ref) return [...rows];
+  const titles = tabTitles(rows); // a tab item's title is the bar's text, all of it (`textBehindMaterial`)
   return rows.map((r) => {
-    if (r.kind !== "text" || !inBarBand(r.box)) return r;
+    if (r.kind !== "text" || !inBarBand(r.box) || titles.has(r)) return r;
     const words = placeWords(r.label, r.box);
     if (words.length < 2) return r;
     const through = words.map((w) => seenThrough(measureInk(screen, w.box), ref));

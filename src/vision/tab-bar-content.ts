@@ -25,6 +25,8 @@ const UNDER = 0.05;
 const LINE = 0.01;
 /** Items on one line that make a tab bar. */
 const MIN_ITEMS = 3;
+/** Titled items on one line that make a tab bar's titles the bar's own text (`tabTitles`). */
+const MIN_TITLED = 2;
 /** The band reaches this many titles' heights below the titles (the capsule's padding). */
 const BELOW = 1.5;
 /** A text row on a title's line: centre within this share of the title's height, height within … */
@@ -70,6 +72,22 @@ export function textAroundTabBar(rows: readonly Candidate[]): Set<Candidate> {
     if (!onSymbol && !badge && !symbol) out.add(r);
   }
   return out;
+}
+
+/**
+ * The text rows of `rows` that are tab items' titles: a title centred under its symbol, with at least
+ * `MIN_TITLED` such items on one line at the foot of the screen (`tabItems`; a tab bar has two tabs or
+ * more, HIG "Tab bars"). A title is drawn by the bar on its own surface — on iOS 26's glass capsule, or
+ * on its selected item's lighter pill — so it is the bar's text, never content seen through the bar
+ * (`materials.ts` asks). A row on the titles' line with no symbol over it is not taken: a page fragment
+ * of a title's size seen through the glass between items looks the same (a blind check set's Chinese
+ * detail page gained one such spurious row when it was).
+ */
+export function tabTitles(rows: readonly Candidate[]): Set<Candidate> {
+  const items = tabItems(rows);
+  if (items.length < MIN_TITLED) return new Set();
+  const boxes = new Set(items.map((i) => i.title));
+  return new Set(rows.filter((r) => r.kind === "text" && boxes.has(r.box)));
 }
 
 /**
