@@ -29,6 +29,7 @@ import {
   normalizeLocalContrast,
   WASHED_OUT_SPREAD,
 } from "./local-contrast.js";
+import { loneDigits } from "./lone-digits.js";
 import { loneGlyphs } from "./lone-glyphs.js";
 import { readLostPronouns } from "./pronoun-i.js";
 import {
@@ -171,6 +172,11 @@ export class PaddleOcrEngine implements OcrEngine {
     await readLostPronouns(read, boxes, flat, this.options.minConfidence, (wider, which) =>
       this.read(detail, wider.map(toDetail), which),
     );
+    // A lone digit read weakly from its tight crop, read again alone on a clean canvas (`lone-digits.ts`).
+    const digits = await loneDigits(read, boxes.map(toDetail), detail, this.options.minConfidence, (img, bx) =>
+      this.read(img, bx),
+    );
+    for (const [i, r] of digits) read[i] = r;
     read.forEach((r, i) => {
       const box = boxes[i];
       if (box) read[i] = countedBarsIn(r, detail, toDetail(box), toDetail(tightenToInk(flat, box)));
