@@ -173,8 +173,12 @@ export class PaddleOcrEngine implements OcrEngine {
       this.read(detail, wider.map(toDetail), which),
     );
     // A lone digit read weakly from its tight crop, read again alone on a clean canvas (`lone-digits.ts`).
-    const digits = await loneDigits(read, boxes.map(toDetail), detail, this.options.minConfidence, (img, bx) =>
-      this.read(img, bx),
+    const digits = await loneDigits(
+      read,
+      boxes.map(toDetail),
+      detail,
+      this.options.minConfidence,
+      (img, bx) => this.read(img, bx),
     );
     for (const [i, r] of digits) read[i] = r;
     read.forEach((r, i) => {
