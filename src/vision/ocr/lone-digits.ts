@@ -1,4 +1,6 @@
+import type { FracBox } from "../../shared/box.js";
 import type { RgbImage } from "../../shared/image.js";
+import type { TextLine } from "../types.js";
 import type { PixelBox } from "./detect.js";
 import { type BoxReader, glyphCanvas, glyphInk } from "./lone-glyphs.js";
 import type { FinishedText } from "./recognize.js";
@@ -44,18 +46,17 @@ const GROW = 0.25;
 const MAX_REREADS = 24;
 
 /**
- * New readings for weakly read one-glyph regions that read as a lone digit on a clean canvas: index
- * into `readings` → the digit's reading (the region's box stands; its text is the digit). `boxes`
- * are the regions in `detail`'s pixels, in the order of `readings`.
+ * Weakly read one-glyph regions that read as a lone digit on a clean canvas get that reading, in place
+ * (the region's box stands; its text is the digit). `boxes` are the regions in `detail`'s pixels, in
+ * the order of `readings`.
  */
 export async function loneDigits(
-  readings: readonly FinishedText[],
+  readings: FinishedText[],
   boxes: readonly PixelBox[],
   detail: RgbImage,
   minConfidence: number,
   read: BoxReader,
-): Promise<Map<number, FinishedText>> {
-  const out = new Map<number, FinishedText>();
+): Promise<void> {
   const picks: { i: number; ink: PixelBox }[] = [];
   readings.forEach((r, i) => {
     const box = boxes[i];
@@ -63,28 +64,86 @@ export async function loneDigits(
     if (r.text.replace(/\s/gu, "").length > MAX_GLYPHS) return;
     // DB's region hugs a lone glyph's ink; its border must be background for the ink to be measured.
     const m = GROW * (box.y1 - box.y0);
-    const ink = glyphInk(detail, { ...box, x0: box.x0 - m, y0: box.y0 - m, x1: box.x1 + m, y1: box.y1 + m });
-    if (!ink) return;
-    const w = ink.x1 - ink.x0;
-    const h = ink.y1 - ink.y0;
-    if (h < MIN_INK_HEIGHT || w < MIN_ASPECT * h || w > MAX_ASPECT * h) return;
-    picks.push({ i, ink });
+    const ink = digitInk(detail, { ...box, x0: box.x0 - m, y0: box.y0 - m, x1: box.x1 + m, y1: box.y1 + m });
+    if (ink) picks.push({ i, ink });
   });
-  if (picks.length === 0) return out;
-  const { canvas, cells } = glyphCanvas(
+  if (picks.length === 0) return;
+  const again = await readPairs(
     detail,
-    picks.map((p) => [p.ink, p.ink]),
+    picks.map((p) => p.ink),
+    read,
   );
-  const again = await read(canvas, cells);
   picks.forEach(({ i }, k) => {
     const r = again[k];
-    const pair = r?.text.replace(/\s/gu, "") ?? "";
-    const text = pair.slice(0, 1);
+    const text = r?.text ?? "";
     // Read the same digit twice on the canvas: kept when confident, or when the crop read that digit too.
     const floor = readings[i]?.text.trim() === text ? AGREED_DIGIT_CONF : LONE_DIGIT_CONF;
-    if (r && r.conf >= floor && /^\p{Nd}$/u.test(text) && pair === text + text)
+    if (r && r.conf >= floor && text !== "")
       // Listed at least at `minConfidence`: the agreement of two readings is the evidence, not one score.
-      out.set(i, { text, conf: Math.max(r.conf, minConfidence), end: 1 });
+      readings[i] = { text, conf: Math.max(r.conf, minConfidence), end: 1 };
+  });
+}
+
+/** The ink of one glyph in `box` of `detail` when it is shaped like a digit (tall enough, taller than wide). */
+function digitInk(detail: RgbImage, box: PixelBox): PixelBox | undefined {
+  const ink = glyphInk(detail, box);
+  if (!ink) return undefined;
+  const w = ink.x1 - ink.x0;
+  const h = ink.y1 - ink.y0;
+  return h < MIN_INK_HEIGHT || w < MIN_ASPECT * h || w > MAX_ASPECT * h ? undefined : ink;
+}
+
+/**
+ * Each glyph read twice side by side on a clean canvas (`glyphCanvas`): a lone glyph has no context,
+ * a pair is a short line. The digit read both times (`text`, else empty) and the reading's confidence.
+ */
+async function readPairs(
+  detail: RgbImage,
+  inks: readonly PixelBox[],
+  read: BoxReader,
+): Promise<{ text: string; conf: number }[]> {
+  const { canvas, cells } = glyphCanvas(
+    detail,
+    inks.map((ink) => [ink, ink]),
+  );
+  const again = await read(canvas, cells);
+  return inks.map((_, k) => {
+    const r = again[k];
+    const pair = r?.text.replace(/\s/gu, "") ?? "";
+    const digit = pair.slice(0, 1);
+    return { text: /^\p{Nd}$/u.test(digit) && pair === digit + digit ? digit : "", conf: r?.conf ?? 0 };
+  });
+}
+
+/**
+ * Icon boxes (fractions of `detail`) that hold one lone digit: the box's ink is one glyph shaped like
+ * a digit and reads as that digit twice over at `LONE_DIGIT_CONF` or more. The UI detector and the
+ * glyph proposer box any compact ink, and a lone white digit on black or an 11–13 pt digit gets no
+ * text region from the 320 px detection map (a chart's axis label, the value beside a slider's thumb,
+ * a widget's date), so it came out `[icon] ""`. Per box: the digit's line (its ink's box), or undefined.
+ */
+export async function iconDigits(
+  detail: RgbImage,
+  boxes: readonly FracBox[],
+  read: BoxReader,
+): Promise<(TextLine | undefined)[]> {
+  const W = detail.width;
+  const H = detail.height;
+  const inks = boxes.map((b) =>
+    digitInk(detail, { x0: b[0] * W, y0: b[1] * H, x1: b[2] * W, y1: b[3] * H, score: 1 }),
+  );
+  const picks = inks.flatMap((ink, i) => (ink ? [{ i, ink }] : [])).slice(0, MAX_REREADS);
+  const out: (TextLine | undefined)[] = boxes.map(() => undefined);
+  if (picks.length === 0) return out;
+  const again = await readPairs(
+    detail,
+    picks.map((p) => p.ink),
+    read,
+  );
+  picks.forEach(({ i, ink }, k) => {
+    const r = again[k];
+    if (!r || r.text === "" || r.conf < LONE_DIGIT_CONF) return;
+    out[i] = { text: r.text, conf: r.conf, box: [ink.x0 / W, ink.y0 / H, ink.x1 / W, ink.y1 / H] };
   });
   return out;
 }
