@@ -3,7 +3,7 @@ import { FontBook } from "../../../src/shared/fonts.js";
 import type { RgbImage } from "../../../src/shared/image.js";
 
 /** Point sizes of lone glyphs drawn: a caption's 11 pt up to a large title's 34 pt. */
-export const SIZES = [11, 13, 17, 22, 28, 34] as const;
+const SIZES = [11, 13, 17, 22, 28, 34] as const;
 
 /**
  * A 390 × 844 pt screen at 3×, light or dark: a column of lone digits (one per size, semibold, as a

@@ -6,7 +6,7 @@ import { workingWidth } from "../../../src/vision/pipeline.js";
 import { shrinkRgb } from "../../../src/vision/rectify.js";
 import type { TextLine } from "../../../src/vision/types.js";
 import { loadRealImage } from "../real-set.js";
-import { digitScreen, SIZES } from "./digit-synth.js";
+import { digitScreen } from "./digit-synth.js";
 import { useRealOcrEngine } from "./real-engine.js";
 
 /** Read as the pipeline reads a screenshot: found on the working-size copy, read from the full size. */
