@@ -5,6 +5,7 @@ import type { Clock } from "../util/clock.js";
 import { type AnnotateOptions, DEFAULT_ANNOTATE_OPTIONS, ScreenAnnotator } from "./annotate.js";
 import { SCREENSHOT_WIDTH } from "./config.js";
 import { stackStill } from "./frame-stack.js";
+import { digitsInIcons } from "./icon-digits.js";
 import type { IconMemory } from "./icon-memory.js";
 import {
   buildListing,
@@ -168,7 +169,15 @@ export class VisionPipeline {
   ): Promise<ScreenView> {
     const { ocr, detector, clock } = this.deps;
     const t0 = clock.now();
-    const [text, objects] = await Promise.all([ocr.recognize(screen, detail), detector.detect(screen)]);
+    const [lines, found] = await Promise.all([ocr.recognize(screen, detail), detector.detect(screen)]);
+    // Lone digits the text detector missed and the UI detector boxed as icons (`icon-digits.ts`).
+    const { text, objects } = await digitsInIcons(
+      lines,
+      found,
+      detail,
+      ocr,
+      this.options.listing.iconClasses,
+    );
     // The annotation's canvas (a full-size screenshot shrunk to the JPEG's size, in libuv's pool) is
     // made on the other core while the listing's semantics run on this one. Started after the models
     // ran, so it is not alive while their arenas are at their largest (peak RSS).

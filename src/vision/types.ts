@@ -28,6 +28,12 @@ export interface OcrEngine {
    * `detail`'s pixels: small text reads better from a sharp crop than from an upsampled one.
    */
   recognize(image: RgbImage, detail?: RgbImage): Promise<TextLine[]>;
+  /**
+   * Per box (fractions of `detail`), the lone digit it holds as a text line (its ink's box), or
+   * undefined: icon boxes offered after `recognize` (`icon-digits.ts`). Optional: engines without it
+   * read no digits from icons.
+   */
+  readDigits?(detail: RgbImage, boxes: readonly FracBox[]): Promise<(TextLine | undefined)[]>;
   close(): Promise<void>;
 }
 

@@ -202,7 +202,7 @@ export function indexSlots(lines: readonly TextLine[], detail: RgbImage): Slot[]
  * its largest difference (≥ 40 levels: text, not texture). Undefined when there is none, or when it
  * touches the box's top or bottom (the slot cuts something larger than a glyph).
  */
-function glyphInk(image: RgbImage, box: PixelBox, plate?: PixelBox): PixelBox | undefined {
+export function glyphInk(image: RgbImage, box: PixelBox, plate?: PixelBox): PixelBox | undefined {
   const g = greyCrop(image, box, 3, 3);
   if (!g || g.maxDiff < 40) return undefined;
   const t = Math.max(40, g.maxDiff / 3);

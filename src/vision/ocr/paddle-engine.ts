@@ -1,4 +1,5 @@
 import type { InferenceSession, Tensor } from "onnxruntime-node";
+import type { FracBox } from "../../shared/box.js";
 import type { RgbImage } from "../../shared/image.js";
 import { PiclawError } from "../../util/errors.js";
 import type { OcrEngine, TextLine } from "../types.js";
@@ -29,7 +30,8 @@ import {
   normalizeLocalContrast,
   WASHED_OUT_SPREAD,
 } from "./local-contrast.js";
-import { loneGlyphs } from "./lone-glyphs.js";
+import { iconDigits, loneDigits } from "./lone-digits.js";
+import { type BoxReader, loneGlyphs } from "./lone-glyphs.js";
 import { type MapHint, mapHint } from "./map-hint.js";
 import { readLostPronouns } from "./pronoun-i.js";
 import {
@@ -64,10 +66,8 @@ export interface PaddleOcrParts {
 /** A region's reading; `rest` holds the further labels when the region was split (`splitAtHanGaps`). */
 type ReadText = FinishedText & { rest?: FinishedText[]; runsOn?: boolean };
 
-/**
- * A line must hold a letter or digit (any script): dots, quotes and strokes read off icons and page
- * indicators carry nothing for the listing, and the detector reports the icons themselves.
- */
+/** A line must hold a letter or digit (any script): dots, quotes and strokes read off icons and page
+ *  indicators carry nothing for the listing, and the detector reports the icons themselves. */
 const HAS_LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 /** A digit then a round glyph at the end of a line: possibly a degree sign read as `0`/`o`. */
 const DIGIT_THEN_RING = /\d[0oO]$/;
@@ -96,8 +96,18 @@ export class PaddleOcrEngine implements OcrEngine {
   ) {}
 
   recognize(image: RgbImage, detail: RgbImage = image): Promise<TextLine[]> {
+    return this.queued(() => this.run(image, detail));
+  }
+
+  /** Lone digits in icon boxes (fractions of `detail`), after `recognize` (`lone-digits.ts`). */
+  readDigits(detail: RgbImage, boxes: readonly FracBox[]): Promise<(TextLine | undefined)[]> {
+    return this.queued(() => iconDigits(detail, boxes, (img, bx) => this.read(img, bx)));
+  }
+
+  /** `f` run after the calls queued before it (one inference at a time keeps memory flat). */
+  private queued<T>(f: () => Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(new PiclawError("OCR_CLOSED", "the OCR engine is closed"));
-    const run = this.queue.then(() => this.run(image, detail));
+    const run = this.queue.then(f);
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -159,21 +169,20 @@ export class PaddleOcrEngine implements OcrEngine {
         if (second && second.conf > (read[i]?.conf ?? 0)) read[i] = second;
       }
     }
+    // Regions read again from other boxes (fractions of the same screen), only those at `which`.
+    const again = (bx: readonly PixelBox[], which: readonly number[]) =>
+      this.read(detail, bx.map(toDetail), which);
+    const minConf = this.options.minConfidence;
     // A weak reading read again from a crop snug to its ink's rows (`snug-reread.ts`).
-    await rereadSnug(read, boxes, flat, this.options.minConfidence, (snug, which) =>
-      this.read(detail, snug.map(toDetail), which),
-    );
+    await rereadSnug(read, boxes, flat, minConf, again);
     // A Chinese line whose box ends inside its last glyph, read again an em wider (`cjk-ends.ts`).
-    await readOnPastCuts(read, boxes, width, this.options.minConfidence, (wider, which) =>
-      this.read(detail, wider.map(toDetail), which),
-    );
-    await readTimePeriods(read, boxes, this.options.minConfidence, (again, which) =>
-      this.read(detail, again.map(toDetail), which),
-    );
+    await readOnPastCuts(read, boxes, width, minConf, again);
+    await readTimePeriods(read, boxes, minConf, again);
     // `'m` read from a region that starts at the apostrophe: the stem of `I` at its edge (`pronoun-i.ts`).
-    await readLostPronouns(read, boxes, flat, this.options.minConfidence, (wider, which) =>
-      this.read(detail, wider.map(toDetail), which),
-    );
+    await readLostPronouns(read, boxes, flat, minConf, again);
+    // A lone digit read weakly from its tight crop, read again alone on a clean canvas (`lone-digits.ts`).
+    const reread: BoxReader = (img, bx) => this.read(img, bx);
+    await loneDigits(read, boxes.map(toDetail), detail, minConf, reread);
     read.forEach((r, i) => {
       const box = boxes[i];
       if (box) read[i] = countedBarsIn(r, detail, toDetail(box), toDetail(tightenToInk(flat, box)));
@@ -293,7 +302,7 @@ export class PaddleOcrEngine implements OcrEngine {
     // A chart's x-axis labels read as one run-on line, cut at the ticks' spacing (`axis-labels.ts`).
     lines.splice(0, lines.length, ...axisLabelRuns(lines, detail));
     // Lone glyphs too small for the detection map (section-index letters, badge counts).
-    const lone = await loneGlyphs(lines, image, detail, (img, bx) => this.read(img, bx));
+    const lone = await loneGlyphs(lines, image, detail, reread);
     for (let i = lines.length - 1; i >= 0; i--) if (lone.drop.has(lines[i] as TextLine)) lines.splice(i, 1);
     lines.push(...lone.add);
     // Brace-only lines of a code block, in its empty line slots (`code-brackets.ts`).
