@@ -9,7 +9,10 @@ import type { RgbImage } from "../shared/image.js";
  * column, across the row again at the refined centre, and along both diagonals. Unlike a scanner this
  * also tells a square from a circle: along a diagonal a square's rings reach √2 farther than along a
  * row, so the diagonal walk (one pixel in x and y per step) takes as many steps as the row walk takes
- * pixels; a round target (◉, a radio button, a record button) takes ~0.71 as many.
+ * pixels; a round target (◉, a radio button, a record button) takes ~0.71 as many. A code turned by
+ * 45° (a printed code in a photo) swaps the two: the row runs to the square's corners and the diagonal
+ * to its sides' middles, half as many steps. Turned ~18–32°, a square's four directions measure like a
+ * circle's: not found (screens draw codes upright; a scanner's viewfinder may show one turned).
  *
  * Both polarities are scanned: dark modules on a light code (the norm) and light ones on a dark code
  * (ISO/IEC 18004 §6.2 allows reflectance reversal; dark-mode apps draw some).
@@ -42,8 +45,10 @@ const TOL = 0.6;
 const CORE_TOL = 1.5;
 /** The column (and the second row) check's total within this fraction of the row's total (a square). */
 const CROSS_TOTAL = 0.4;
-/** A square's diagonal walk takes 0.8–1.25× the row's pixels (√2 farther in length); a circle's ~0.71×. */
+/** An upright square's diagonal walk takes 0.8–1.25× the row's pixels (√2 farther in length); a circle's ~0.71× … */
 const DIAGONAL_SQUARE = [0.8, 1.25] as const;
+/** … a square turned by ~45° 0.42–0.6× (ideally ½). */
+const DIAGONAL_TURNED = [0.42, 0.6] as const;
 
 /**
  * Every pixel's class: 1 dark ink, 2 light ink (beyond its window's mid-grey on either side), 0 where
@@ -205,13 +210,21 @@ function confirm(
   const h = cross(cx, cy, 1, 0, max);
   if (!h || Math.abs(sum(h.c) - total) > CROSS_TOTAL * total) return undefined;
   const x = Math.round(cx + h.shift);
+  const straight = sum(h.c) + sum(v.c);
+  let turned = 0; // how many diagonals measure a square turned by ~45°
+  let diagonal = 0;
   for (const dx of [1, -1]) {
     const d = cross(x, cy, dx, 1, max);
     if (!d) return undefined;
-    const ratio = sum(d.c) / ((sum(h.c) + sum(v.c)) / 2);
-    if (ratio < DIAGONAL_SQUARE[0] || ratio > DIAGONAL_SQUARE[1]) return undefined;
+    diagonal += sum(d.c);
+    const ratio = sum(d.c) / (straight / 2);
+    if (ratio >= DIAGONAL_TURNED[0] && ratio <= DIAGONAL_TURNED[1]) turned++;
+    else if (ratio < DIAGONAL_SQUARE[0] || ratio > DIAGONAL_SQUARE[1]) return undefined;
   }
-  return { x, y: cy, module: (sum(h.c) + sum(v.c)) / 14 };
+  if (turned === 1) return undefined;
+  // The module across the square's sides: along the row and column when upright, along the diagonals
+  // (each step √2 pixels long) when turned.
+  return { x, y: cy, module: turned ? (diagonal * Math.SQRT2) / 14 : straight / 14 };
 }
 
 /** Add `p` to `found`, or fold it into a pattern it repeats (centres within a module, like modules). */

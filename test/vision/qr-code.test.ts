@@ -81,6 +81,20 @@ describe("findQrCodes", () => {
         const { screen, code } = await qr({ card, version, sizePt }, version + sizePt);
         expect(foundAt(screen, code), `${card} v${version} ${sizePt} pt`).toBe(true);
       }
+  }, 120_000);
+
+  it("finds a code turned by ~45° or a few degrees (a printed code in a viewfinder)", async () => {
+    for (const turnDeg of [45, -6, 8, 40]) {
+      const { screen, code } = await qr({ card: "white", version: 3, sizePt: 180, turnDeg }, 3);
+      const codes = findQrCodes(screen);
+      const [l = 0, t = 0, r = 0, b = 0] = code;
+      expect(codes, `${turnDeg}°`).toHaveLength(1);
+      const found = codes[0] as never;
+      expect(
+        inQrCode(found, ((l + r) / 2) * screen.width, ((t + b) / 2) * screen.height),
+        `${turnDeg}°`,
+      ).toBe(true);
+    }
   });
 
   it("finds it on camera frames (blur, noise, resampling)", async () => {

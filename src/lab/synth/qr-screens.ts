@@ -26,6 +26,8 @@ export interface QrScreenOptions {
    */
   card: "white" | "dark" | "inverted";
   locale?: "en" | "zh";
+  /** Turn the code by this many degrees about its centre (a printed code in a photo or viewfinder). */
+  turnDeg?: number;
 }
 
 /** The modules of a QR-like code (1 = dark), `side`² row-major, `side = 21 + 4·(version − 1)`. */
@@ -121,7 +123,8 @@ export function qrScreen(
   if (opts.card === "dark")
     scene.draw(rect({ x: x - quiet, y: y - quiet, w: size + 2 * quiet, h: size + 2 * quiet }, "#ffffff", 8));
   const moduleInk = opts.card === "inverted" ? "#ffffff" : "#000000";
-  scene.draw(`<path d="${modulePath(m, x, y, pt, 1)}" fill="${moduleInk}"/>`);
+  const turn = opts.turnDeg ? ` transform="rotate(${opts.turnDeg} ${x + size / 2} ${y + size / 2})"` : "";
+  scene.draw(`<path d="${modulePath(m, x, y, pt, 1)}" fill="${moduleInk}"${turn}/>`);
   const line = pick(
     rng,
     zh
