@@ -95,7 +95,7 @@ describe("findQrCodes", () => {
         `${turnDeg}°`,
       ).toBe(true);
     }
-  });
+  }, 60_000);
 
   it("finds it on camera frames (blur, noise, resampling)", async () => {
     for (const [card, version, sizePt, seed] of [
@@ -122,7 +122,7 @@ describe("findQrCodes", () => {
       const screen = shrinkRgb(await loadRealImage(name), WORKING);
       expect(findQrCodes(screen), name).toHaveLength(0);
     }
-  });
+  }, 60_000);
 
   it("finds none in a chessboard, a month grid, target icons or checked boxes in a right triangle", async () => {
     let chess = "";
@@ -191,7 +191,7 @@ describe("rowsInQrCodes in the screen's semantics", () => {
     expect(out.map((row) => row.label)).toEqual(
       expect.arrayContaining(["Scan to Pay", "Save Image", "Share"]),
     );
-  });
+  }, 60_000);
 
   it("keeps a card row around the code and drops nothing on a screen without one", async () => {
     const { screen, code } = await qr({ card: "white", version: 3, sizePt: 200 }, 5);
