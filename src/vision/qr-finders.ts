@@ -7,12 +7,11 @@ import type { RgbImage } from "../shared/image.js";
  * not copied): each pixel row is cut into ink and gap runs, five runs in that ratio (with a tolerance,
  * for blur and the camera's resampling) make a candidate, which must show the same ratio down its
  * column, across the row again at the refined centre, and along both diagonals. Unlike a scanner this
- * also tells a square from a circle: along a diagonal a square's rings reach √2 farther than along a
- * row, so the diagonal walk (one pixel in x and y per step) takes as many steps as the row walk takes
- * pixels; a round target (◉, a radio button, a record button) takes ~0.71 as many. A code turned by
- * 45° (a printed code in a photo) swaps the two: the row runs to the square's corners and the diagonal
- * to its sides' middles, half as many steps. Turned ~18–32°, a square's four directions measure like a
- * circle's: not found (screens draw codes upright; a scanner's viewfinder may show one turned).
+ * also tells a square from a circle, at any turn: the outer ring's edge, walked out from the centre in
+ * 16 directions, lies √2 farther at the corners than at the sides' middles (the 16 directions, 22.5°
+ * apart, come within 11.25° of both: a spread of ≥ 1.3), while a round target (◉, a radio button, a
+ * record button) measures one radius all round. The module is the ring's nearest reach (3.5 modules,
+ * a side's middle) over 3.5: along the row only when the code is upright.
  *
  * Both polarities are scanned: dark modules on a light code (the norm) and light ones on a dark code
  * (ISO/IEC 18004 §6.2 allows reflectance reversal; dark-mode apps draw some).
@@ -45,10 +44,10 @@ const TOL = 0.6;
 const CORE_TOL = 1.5;
 /** The column (and the second row) check's total within this fraction of the row's total (a square). */
 const CROSS_TOTAL = 0.4;
-/** An upright square's diagonal walk takes 0.8–1.25× the row's pixels (√2 farther in length); a circle's ~0.71× … */
-const DIAGONAL_SQUARE = [0.8, 1.25] as const;
-/** … a square turned by ~45° 0.42–0.6× (ideally ½). */
-const DIAGONAL_TURNED = [0.42, 0.6] as const;
+/** Directions the outer ring's reach is measured in (22.5° apart). */
+const DIRECTIONS = 16;
+/** A square's farthest reach over its nearest, at least (√2 at corners; a circle's ~1, ≤ 1.1 blurred). */
+const SQUARE_SPREAD = 1.22;
 
 /**
  * Every pixel's class: 1 dark ink, 2 light ink (beyond its window's mid-grey on either side), 0 where
@@ -155,6 +154,27 @@ export function findFinderPatterns(screen: RgbImage): FinderPattern[] {
       if (!finderRatio(c)) return undefined;
       return { c, shift: ((a[0] ?? 0) - (b[0] ?? 0)) / 2 };
     };
+    const outer: Outer = (x, y, max) => {
+      const reach: number[] = [];
+      for (let k = 0; k < DIRECTIONS; k++) {
+        const a = (2 * Math.PI * k) / DIRECTIONS;
+        const ux = Math.cos(a);
+        const uy = Math.sin(a);
+        // core ink → gap → ring ink → outside: the edge is where the third change falls.
+        let changes = 0;
+        let was = true;
+        for (let t = 0.5; t <= max && changes < 3; t += 0.5) {
+          const now = ink(Math.round(x + ux * t), Math.round(y + uy * t));
+          if (now !== was) {
+            changes++;
+            was = now;
+            if (changes === 3) reach.push(t);
+          }
+        }
+        if (changes < 3) return reach;
+      }
+      return reach;
+    };
     for (let y = 0; y < H; y++) {
       // The last five runs along the row, oldest first; checked each time an ink run ends.
       const c = [0, 0, 0, 0, 0];
@@ -177,6 +197,7 @@ export function findFinderPatterns(screen: RgbImage): FinderPattern[] {
               y,
               c.reduce((s, v) => s + v, 0),
               cross,
+              outer,
             );
             if (p) merge(found, { ...p, count: 1, dark });
           }
@@ -186,6 +207,9 @@ export function findFinderPatterns(screen: RgbImage): FinderPattern[] {
   }
   return found.filter((p) => p.count >= 2);
 }
+
+/** The outer ring's outer edge's distance from (x, y) in each of `DIRECTIONS` directions (fewer: not a ring). */
+type Outer = (x: number, y: number, max: number) => number[];
 
 type Cross = (
   x: number,
@@ -201,6 +225,7 @@ function confirm(
   y: number,
   total: number,
   cross: Cross,
+  outer: Outer,
 ): { x: number; y: number; module: number } | undefined {
   const max = Math.ceil(total);
   const sum = (c: readonly number[]): number => c.reduce((s, v) => s + v, 0);
@@ -210,21 +235,12 @@ function confirm(
   const h = cross(cx, cy, 1, 0, max);
   if (!h || Math.abs(sum(h.c) - total) > CROSS_TOTAL * total) return undefined;
   const x = Math.round(cx + h.shift);
-  const straight = sum(h.c) + sum(v.c);
-  let turned = 0; // how many diagonals measure a square turned by ~45°
-  let diagonal = 0;
-  for (const dx of [1, -1]) {
-    const d = cross(x, cy, dx, 1, max);
-    if (!d) return undefined;
-    diagonal += sum(d.c);
-    const ratio = sum(d.c) / (straight / 2);
-    if (ratio >= DIAGONAL_TURNED[0] && ratio <= DIAGONAL_TURNED[1]) turned++;
-    else if (ratio < DIAGONAL_SQUARE[0] || ratio > DIAGONAL_SQUARE[1]) return undefined;
-  }
-  if (turned === 1) return undefined;
-  // The module across the square's sides: along the row and column when upright, along the diagonals
-  // (each step √2 pixels long) when turned.
-  return { x, y: cy, module: turned ? (diagonal * Math.SQRT2) / 14 : straight / 14 };
+  for (const dx of [1, -1]) if (!cross(x, cy, dx, 1, max)) return undefined;
+  const reach = outer(x, cy, max);
+  if (reach.length < DIRECTIONS) return undefined;
+  const near = Math.min(...reach);
+  if (Math.max(...reach) < SQUARE_SPREAD * near) return undefined;
+  return { x, y: cy, module: near / 3.5 };
 }
 
 /** Add `p` to `found`, or fold it into a pattern it repeats (centres within a module, like modules). */

@@ -83,8 +83,8 @@ describe("findQrCodes", () => {
       }
   }, 120_000);
 
-  it("finds a code turned by ~45° or a few degrees (a printed code in a viewfinder)", async () => {
-    for (const turnDeg of [45, -6, 8, 40]) {
+  it("finds a code turned by any angle (a printed code in a viewfinder)", async () => {
+    for (const turnDeg of [45, -6, 22.5, 30, -15]) {
       const { screen, code } = await qr({ card: "white", version: 3, sizePt: 180, turnDeg }, 3);
       const codes = findQrCodes(screen);
       const [l = 0, t = 0, r = 0, b = 0] = code;
