@@ -25,6 +25,7 @@ import { nameAppIcons } from "./named-icons.js";
 import { nestedTextRows } from "./nested-text.js";
 import { splitOutlinedButtons } from "./outlined-buttons.js";
 import { applyPhotoGrid } from "./photo-grid.js";
+import { rowsInQrCodes } from "./qr-code.js";
 import { applyQuickType } from "./quicktype.js";
 import type { Candidate } from "./row.js";
 import { centreX, centreY, contains } from "./row.js";
@@ -87,8 +88,10 @@ export function applyScreenSemantics(
   const blank = blankIconBoxes(screen, out); // wide boxes on a blank fill under camera noise
   const gutter = iconsBetweenKeys(out); // a keypad's gutter between two listed keys
   const avatar = avatarsBesideBubbles(screen, out); // a sender's photo at one bubble's foot
+  const qr = rowsInQrCodes(screen, out); // a QR code's finder patterns and modules: one picture, no targets
   const late = [nestedTextRows(out), iconsOnAppNames(out), textUnderBottomBar(out, aspect)]; // f-spur's rules
-  const drop = (r: Candidate): boolean => cut.has(r) || chat.has(r) || page.has(r) || lock.has(r);
+  const drop = (r: Candidate): boolean =>
+    cut.has(r) || chat.has(r) || page.has(r) || lock.has(r) || qr.has(r);
   const kept = out.filter(
     (r) => !drop(r) && !blank.has(r) && !gutter.has(r) && !avatar.has(r) && !late.some((s) => s.has(r)),
   );
