@@ -43,3 +43,11 @@ export function toRgb(img: RawImage): RgbImage {
 export function luma(data: Uint8Array, offset: number): number {
   return 0.299 * (data[offset] ?? 0) + 0.587 * (data[offset + 1] ?? 0) + 0.114 * (data[offset + 2] ?? 0);
 }
+
+/**
+ * `luma` in 8-bit fixed point (weights 77 / 150 / 29 over 256, truncated): an integer for byte planes
+ * and level comparisons, where the float's fraction buys nothing.
+ */
+export function lumaByte(data: Uint8Array, offset: number): number {
+  return (77 * (data[offset] ?? 0) + 150 * (data[offset + 1] ?? 0) + 29 * (data[offset + 2] ?? 0)) >> 8;
+}

@@ -1,4 +1,4 @@
-import type { RgbImage } from "../shared/image.js";
+import { lumaByte, type RgbImage } from "../shared/image.js";
 import { median } from "../shared/median.js";
 
 /**
@@ -14,10 +14,7 @@ export type Luma = (x: number, y: number) => number;
 /** Luma of `screen`'s pixels, read in place. */
 export function screenLuma(screen: RgbImage): Luma {
   const { width: W, data } = screen;
-  return (x, y) => {
-    const i = (y * W + x) * 3;
-    return (77 * (data[i] ?? 0) + 150 * (data[i + 1] ?? 0) + 29 * (data[i + 2] ?? 0)) >> 8;
-  };
+  return (x, y) => lumaByte(data, (y * W + x) * 3);
 }
 
 /** Luma levels within which a pixel is the card's fill (a camera frame's noise spreads it a few). */

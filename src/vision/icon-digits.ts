@@ -1,4 +1,4 @@
-import type { FracBox } from "../shared/box.js";
+import { intersection } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
 import type { DetectedObject, OcrEngine, TextLine } from "./types.js";
 
@@ -42,7 +42,7 @@ export async function digitsInIcons(
       iconClasses.includes(o.cls) &&
       h >= MIN_BOX_PT &&
       h <= MAX_BOX_PT &&
-      !text.some((t) => overlaps(t.box, o.box))
+      !text.some((t) => intersection(t.box, o.box) > 0)
     );
   });
   if (!ocr.readDigits || candidates.length === 0) return { text: [...text], objects: [...objects] };
@@ -59,8 +59,4 @@ export async function digitsInIcons(
     lines.push(line);
   });
   return { text: [...text, ...lines], objects: objects.filter((o) => !found.has(o)) };
-}
-
-function overlaps(a: FracBox, b: FracBox): boolean {
-  return a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
 }

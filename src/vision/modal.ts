@@ -1,5 +1,5 @@
 import type { FracBox } from "../shared/box.js";
-import type { RgbImage } from "../shared/image.js";
+import { lumaByte, type RgbImage } from "../shared/image.js";
 import type { Candidate } from "./row.js";
 import { centreX, centreY } from "./row.js";
 
@@ -167,10 +167,7 @@ function lumaPlane(s: RgbImage, y0: number, y1: number): Uint8Array {
   const out = new Uint8Array(w * s.height);
   const d = s.data;
   for (let y = y0; y < y1; y++)
-    for (let x = 0; x < w; x++) {
-      const i = (y * s.width + x * step) * 3;
-      out[y * w + x] = (77 * (d[i] ?? 0) + 150 * (d[i + 1] ?? 0) + 29 * (d[i + 2] ?? 0)) >> 8;
-    }
+    for (let x = 0; x < w; x++) out[y * w + x] = lumaByte(d, (y * s.width + x * step) * 3);
   return out;
 }
 

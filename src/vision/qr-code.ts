@@ -1,4 +1,4 @@
-import type { RgbImage } from "../shared/image.js";
+import { luma, type RgbImage } from "../shared/image.js";
 import { type FinderPattern, findFinderPatterns } from "./qr-finders.js";
 import type { Candidate } from "./row.js";
 import { boxWidth, centreX, centreY } from "./row.js";
@@ -37,7 +37,10 @@ const MODULE_AGREE = 1.4;
 const SIDE_AGREE = 0.15;
 /** |cos| of the corner's angle under this (~81–99°). */
 const RIGHT_ANGLE = 0.15;
-/** Centre-to-centre distance in modules: version 1's 14 (a little less for a blurred module estimate) to version 40's 170. */
+/**
+ * Centre-to-centre distance in modules: version 1's 14 (a little less for a blurred module estimate) to
+ * version 40's 170.
+ */
 const SIDE_MODULES = [12, 180] as const;
 /**
  * The timing pattern has `side − 9` alternating modules, so `side − 10` changes; at least this share of
@@ -119,8 +122,7 @@ function timing(
     const x = Math.round(corner.x + ox + ux * s);
     const y = Math.round(corner.y + oy + uy * s);
     if (x < 0 || y < 0 || x >= W || y >= H) return false;
-    const o = (y * W + x) * 3;
-    values.push(0.299 * (data[o] ?? 0) + 0.587 * (data[o + 1] ?? 0) + 0.114 * (data[o + 2] ?? 0));
+    values.push(luma(data, (y * W + x) * 3));
   }
   const lo = Math.min(...values);
   const hi = Math.max(...values);

@@ -1,4 +1,4 @@
-import type { RgbImage } from "../shared/image.js";
+import { lumaByte, type RgbImage } from "../shared/image.js";
 
 /**
  * QR code finder patterns in the pixels (ISO/IEC 18004 §6.3.3): a 7 × 7-module square ring around a
@@ -29,7 +29,11 @@ export interface FinderPattern {
 
 /** Block side (pixels) of the local threshold grid. */
 const BLOCK = 16;
-/** The threshold of a block is the mid-grey of the blocks within this many blocks around it (a ~112 px window: wider than a finder's 3-module core at 26 px modules, so a core's centre still sees the gap ring). */
+/**
+ * The threshold of a block is the mid-grey of the blocks within this many blocks around it (a ~112 px
+ * window: wider than a finder's 3-module core at 26 px modules, so a core's centre still sees the gap
+ * ring).
+ */
 const REACH = 3;
 /** A window whose luma spans fewer levels than this holds no code (flat fill, a photo's smooth sky). */
 const MIN_CONTRAST = 48;
@@ -56,8 +60,7 @@ const SQUARE_SPREAD = 1.22;
 function binarize(screen: RgbImage): Uint8Array {
   const { width: W, height: H, data } = screen;
   const luma = new Uint8Array(W * H);
-  for (let i = 0, j = 0; i < luma.length; i++, j += 3)
-    luma[i] = (77 * (data[j] ?? 0) + 150 * (data[j + 1] ?? 0) + 29 * (data[j + 2] ?? 0)) >> 8;
+  for (let i = 0; i < luma.length; i++) luma[i] = lumaByte(data, i * 3);
   const bw = Math.ceil(W / BLOCK);
   const bh = Math.ceil(H / BLOCK);
   const lo = new Uint8Array(bw * bh).fill(255);

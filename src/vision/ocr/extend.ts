@@ -21,11 +21,11 @@ import { SPLIT_GAP } from "./split.js";
  * `ago`). After that the walk crosses word spaces (SF Pro: 0.3–0.45 em of ink gap) and stops at
  * `SPLIT_GAP` (0.6 em), where `split.ts` takes a gap for two labels (iOS sets labels at least 8 pt
  * apart, 0.69–0.81 em measured) — or, past a gap of up to 0.6 em of a cap-height em (`CAP_HEIGHT`), at
- * the end of ink the map does not mark as text (`MAP_PEAK`, `map-hint.ts`). Each run of ink it takes must be as dark as the line's own glyphs, and
- * the first no wider than a glyph or two (`FIRST_RUN`) up to its first dip: a camera's blur joins a
- * word's letters into one run (`Last C` of a small caption), but each gap between them stays a dip. A
- * region grows only where the ink lies past its edge; regions whose grown ink meets on one band become
- * one.
+ * the end of ink the map does not mark as text (`MAP_PEAK`, `map-hint.ts`). Each run of ink it takes
+ * must be as dark as the line's own glyphs, and the first no wider than a glyph or two (`FIRST_RUN`) up
+ * to its first dip: a camera's blur joins a word's letters into one run (`Last C` of a small caption),
+ * but each gap between them stays a dip. A region grows only where the ink lies past its edge; regions
+ * whose grown ink meets on one band become one.
  */
 
 /**
