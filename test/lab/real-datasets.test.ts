@@ -8,7 +8,7 @@ import { imageHeader } from "../../src/util/image-header.js";
 /**
  * Integrity of the real-screen sets: the development set `datasets/real-iphone/` (rules are built on
  * it) and the check sets `datasets/real-iphone-check/`, `datasets/real-iphone-check2/`,
- * `datasets/real-iphone-check3/`, `datasets/real-iphone-check4/`, `datasets/real-iphone-check5/`, `datasets/real-iphone-check6/`, `datasets/real-iphone-check7/` and `datasets/real-iphone-check8/` (nobody tunes on them; see their READMEs; each later one stays blind
+ * `datasets/real-iphone-check3/`, `datasets/real-iphone-check4/`, `datasets/real-iphone-check5/`, `datasets/real-iphone-check6/`, `datasets/real-iphone-check7/`, `datasets/real-iphone-check8/` and `datasets/real-iphone-check9/` (nobody tunes on them; see their READMEs; each later one stays blind
  * because it shares no repository with the sets before it). Every
  * label parses with `realScreenSchema` and names an image of the size it states; every image has
  * exactly one label and exactly one `sources.csv` row with a non-empty licence; and no repository of
@@ -25,6 +25,7 @@ const CHECK5 = "datasets/real-iphone-check5";
 const CHECK6 = "datasets/real-iphone-check6";
 const CHECK7 = "datasets/real-iphone-check7";
 const CHECK8 = "datasets/real-iphone-check8";
+const CHECK9 = "datasets/real-iphone-check9";
 
 /** The never-use list of `datasets/real-iphone/README.md` (the held-out evaluation set draws on these). */
 const NEVER_USE = [
@@ -182,7 +183,7 @@ describe("real-screen datasets", () => {
   /**
    * The check sets in the order they were gathered, each with the fewest repositories it must draw on
    * (the sixth: three only — session 15 found no more under a redistributable licence in time; its
-   * README says so). Each draws on no repository of the development set, an earlier check set or the
+   * README says so; the ninth: four, likewise in session 18). Each draws on no repository of the development set, an earlier check set or the
    * never-use list.
    */
   const CHECKS: { name: string; dir: string; minRepos: number }[] = [
@@ -194,6 +195,7 @@ describe("real-screen datasets", () => {
     { name: "sixth check set", dir: CHECK6, minRepos: 3 },
     { name: "seventh check set", dir: CHECK7, minRepos: 6 },
     { name: "eighth check set", dir: CHECK8, minRepos: 6 },
+    { name: "ninth check set", dir: CHECK9, minRepos: 4 },
   ];
   const earlier = new Set(dev.repos);
   for (const { name, dir, minRepos } of CHECKS) {
