@@ -183,7 +183,7 @@ describe("real-screen datasets", () => {
   /**
    * The check sets in the order they were gathered, each with the fewest repositories it must draw on
    * (the sixth: three only — session 15 found no more under a redistributable licence in time; its
-   * README says so; the ninth: four, likewise in session 18). Each draws on no repository of the development set, an earlier check set or the
+   * README says so; the ninth: five, likewise in session 18). Each draws on no repository of the development set, an earlier check set or the
    * never-use list.
    */
   const CHECKS: { name: string; dir: string; minRepos: number }[] = [
@@ -195,7 +195,7 @@ describe("real-screen datasets", () => {
     { name: "sixth check set", dir: CHECK6, minRepos: 3 },
     { name: "seventh check set", dir: CHECK7, minRepos: 6 },
     { name: "eighth check set", dir: CHECK8, minRepos: 6 },
-    { name: "ninth check set", dir: CHECK9, minRepos: 4 },
+    { name: "ninth check set", dir: CHECK9, minRepos: 5 },
   ];
   const earlier = new Set(dev.repos);
   for (const { name, dir, minRepos } of CHECKS) {
