@@ -1,7 +1,9 @@
 import type { FracBox } from "../shared/box.js";
 import type { RgbImage } from "../shared/image.js";
+import { findCallButton } from "./dial-pad-call.js";
 import { findCapGrid } from "./dial-pad-caps.js";
-import { capContrast, glyphInk, greenShare } from "./dial-pad-pixels.js";
+import { capContrast, glyphInk } from "./dial-pad-pixels.js";
+import { plusUnderZero } from "./dial-pad-plus.js";
 import { t9Extras } from "./dial-pad-t9.js";
 import { bottomRowKey } from "./keyboard.js";
 import { isSystemNumberPad, systemPadCorners } from "./number-pad.js";
@@ -16,7 +18,7 @@ import { boxHeight, boxWidth, centreX, centreY, contains } from "./row.js";
  * keys are 75–78 pt circles on a ~100 pt horizontal and ~90 pt vertical pitch (Phone app and
  * passcode screen on 375–430 pt wide iPhones; the circle is ~0.78 of the horizontal pitch). `*` and `#`
  * are listed when their cap is drawn (the passcode keypad leaves those cells empty), and the green
- * call button centred under `0`, when present, is `[button] "call"`.
+ * call button, when present, is `[key] "call"` (`dial-pad-call.ts`).
  */
 
 const DIGITS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"] as const;
@@ -33,7 +35,8 @@ function cell(d: Digit): { col: number; row: number } {
 const LOOKALIKES: Record<string, Digit> = { O: "0", o: "0", D: "0", l: "1", I: "1", "|": "1", i: "1" };
 
 function asDigit(label: string): Digit | null {
-  const t = label.trim();
+  // A keypad prints no degree sign: a `°` read after a lone digit is the cap's edge (`degree-sign.ts`).
+  const t = label.trim().replace(/^(\d)°$/, "$1");
   if (t.length !== 1) return null;
   if ((DIGITS as readonly string[]).includes(t)) return t as Digit;
   return LOOKALIKES[t] ?? null;
@@ -202,7 +205,7 @@ const isKeyLetters = (label: string): boolean =>
   /^([A-Z]{3,4}|\+)$/.test(label.replace(/\s/g, "").toUpperCase());
 
 /**
- * The rows with a recognised keypad listed key by key (`[key] "1"`…`"#"`, `[button] "call"`), the OCR
+ * The rows with a recognised keypad listed key by key (`[key] "1"`…`"#"`, `"call"`), the OCR
  * digits and detector boxes on the caps dropped. Other text printed on a cap — the letters under a
  * digit (`ABC`), the `+` under `0` — stays a `text` row of its own inside the key: it is what a person
  * reads there, and the key row's label stays the one character the key types. Unchanged without a
@@ -248,12 +251,14 @@ export function applyDialPad(screen: RgbImage, rows: readonly Candidate[]): Cand
     const { col, row } = cell(digit);
     const x = grid.cols[col] ?? 0;
     const y = grid.rows[row] ?? 0;
-    const glyph = glyphOf.get(digit);
-    if (glyph) glyphs.add(glyph);
-    // A key OCR did not read is placed from the grid unless a word sits there (its own button).
-    const word = rows.some(
+    // A key OCR did not read is placed from the grid unless a word sits there (its own button); one
+    // other character alone on the cap is its digit misread (`2` as `N`), part of the key.
+    const other = rows.filter(
       (r) => r.kind === "text" && onCap(r, x, y) && !isGlyph(r.label) && !isKeyLetters(r.label),
     );
+    const word = other.some((r) => Array.from(r.label.trim()).length > 1);
+    const glyph = glyphOf.get(digit) ?? (pad.keys[digit].inferred && !word ? other[0] : undefined);
+    if (glyph) glyphs.add(glyph);
     if (pad.keys[digit].inferred && (word || (t9 && row === 3))) continue;
     keys.push({
       kind: "key",
@@ -318,19 +323,11 @@ export function applyDialPad(screen: RgbImage, rows: readonly Candidate[]): Cand
     });
     caps.push({ x, y });
   }
-  // The call button: a green disc one pitch under `0` (the Phone app), or a green shape the detector
-  // found elsewhere on that row (apps that set it beside another button).
-  const callY = grid.rows[3] + grid.pitchY;
-  const callAt = t9
-    ? undefined
-    : [
-        grid.cols[1],
-        ...rows
-          .filter((r) => r.kind === "icon" && Math.abs(centreY(r.box) - callY) < ry)
-          .map((r) => centreX(r.box)),
-      ].find((x) => callY + ry < 1 && greenShare(screen, x, callY, rx, ry) > 0.5);
-  if (callAt !== undefined) {
-    keys.push({ kind: "button", label: "call", box: capAt(callAt, callY), conf: 0.9 });
+  // The green call button (`dial-pad-call.ts`) is a key of the pad: it is what dials the typed number.
+  const call = t9 ? undefined : findCallButton(screen, rows, grid.cols, grid.rows[3], grid.pitchY, rx, ry);
+  if (call !== undefined) {
+    const { x: callAt, y: callY } = call;
+    keys.push({ kind: "key", label: "call", box: capAt(callAt, callY), conf: 0.9 });
     caps.push({ x: callAt, y: callY });
     // The Phone app's delete key sits right of the call button, in the `#` column (a ⌫ symbol).
     const del = rows.find((r) => r.kind === "icon" && onCap(r, grid.cols[2], callY));
@@ -367,7 +364,9 @@ export function applyDialPad(screen: RgbImage, rows: readonly Candidate[]): Cand
           bottomKeys.some((b) => contains(b, centreX(r.box), centreY(r.box))))
       ),
   );
-  return [...kept, ...keys];
+  // The `+` printed under `0` beside the letters, a glyph too small for the text detector.
+  const plus = t9 || systemPad || passcode ? null : plusUnderZero(screen, rows, grid);
+  return [...kept, ...keys, ...(plus ? [plus] : [])];
 }
 
 /**

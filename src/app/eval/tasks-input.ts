@@ -130,7 +130,7 @@ export const dialTask: EvalTask = {
         return tapKeys(`dial ${digits}`, keys as Row[]);
       }
       if (!findRow(rows, NUMBER)) return end("FAIL", `the keypad does not show ${NUMBER}`);
-      const call = findRow(rows, "call", "button");
+      const call = findRow(rows, "call", "key");
       if (!call) return end("FAIL", "no call button in the listing");
       called = true;
       return { note: "place the call", tool: "tap", args: { bbox: call.box } };
