@@ -17,6 +17,7 @@ import {
 import type { Candidate } from "./row.js";
 import { centreX, centreY, contains } from "./row.js";
 import { asIconAndText, widgetContentApps } from "./widget-content.js";
+import { edgesRunUp } from "./widget-edges.js";
 
 /**
  * A home screen's tiles and widgets placed from SpringBoard's fixed grid (`home-layout.ts`), so what is
@@ -29,7 +30,9 @@ import { asIconAndText, widgetContentApps } from "./widget-content.js";
  *   A place holding anything else (a widget's text, a control) is no missed tile and is left alone.
  * - every widget caption (a name line centred on a small widget's two cells or on the screen's middle)
  *   names the widget box above it: `[widget] "Scriptable"`, small or medium (4×2) — or large (4×4) when the
- *   two rows above the medium's place hold content and no name line;
+ *   two rows above the medium's place hold content and no name line, or when the widget's side edges run
+ *   unbroken up through them (`widget-edges.ts`: a month's day grid has no line across the middle, and its
+ *   numbers on the app columns are no apps' names);
  * - the dock: its found tiles fix how many slots it has (4 at most, centred at the column pitch); a slot
  *   without a row whose pixels differ from the dock's material right above the tiles is a missed tile and
  *   gets an `[icon] ""` row (no name is printed in the dock: `stock-apps.ts` and the icon memory name it).
@@ -119,6 +122,21 @@ function widgetAbove(
   return [box[0], top, box[2], bottom];
 }
 
+/** A large widget over a wide caption found from its edges (`widget-edges.ts`), or null. */
+function largeByEdges(
+  img: RgbImage,
+  g: HomeGrid,
+  caption: Candidate,
+  slot: Extract<Slot, { kind: "widget" }>,
+): Box | null {
+  if (!slot.wide || (slot.row !== undefined && slot.row < 3)) return null;
+  const bottom = centreY(caption.box) - NAME_BELOW_PT / g.h;
+  const top = bottom - g.large / g.h;
+  const half = g.medium / 2 / g.w;
+  const medium: Box = [slot.x - half, bottom - g.small / g.h, slot.x + half, bottom];
+  return top >= 0.06 && edgesRunUp(img, g, medium, top) ? [medium[0], top, medium[2], bottom] : null;
+}
+
 function px(img: RgbImage, x: number, y: number): [number, number, number] {
   const xi = Math.min(img.width - 1, Math.max(0, Math.round(x * img.width)));
   const yi = Math.min(img.height - 1, Math.max(0, Math.round(y * img.height)));
@@ -200,11 +218,24 @@ export function applyHomeGrid(screen: RgbImage, rows: readonly Candidate[], aspe
   const gone = new Set<Candidate>();
   const replaced = new Map<Candidate, Candidate>();
   const phase = namePhase(g, rows);
+  // Large widgets from their edges first: name-like lines inside one are its content, not apps' names.
+  const large = new Map<Candidate, Box>();
+  for (const r of rows) {
+    const slot = nameSlot(g, r, rows, phase);
+    const box = slot?.kind === "widget" ? largeByEdges(screen, g, r, slot) : null;
+    if (box) large.set(r, box);
+  }
+  const inLarge = (r: Candidate): boolean =>
+    [...large.values()].some((b) => contains(b, centreX(r.box), centreY(r.box)));
   for (const r of rows) {
     const slot = nameSlot(g, r, rows, phase);
     if (!slot) continue;
     const live = rows.filter((o) => !gone.has(o) && o !== r).map((o) => replaced.get(o) ?? o);
-    if (slot.kind === "app") {
+    const edged = large.get(r);
+    if (edged)
+      replaced.set(r, { kind: "widget", label: r.label.trim(), box: edged, labelBox: r.box, conf: 0.5 });
+    else if (inLarge(r)) continue;
+    else if (slot.kind === "app") {
       const tile = tileAbove(g, r);
       const art = tileArtwork(tile, r, live);
       if (!art) continue;

@@ -225,7 +225,7 @@ function tabBar(env: Env, H: number, names?: readonly string[]): number {
  * A wallpaper as an SVG fragment: a 2–4 stop gradient, soft colour blobs and sometimes film grain or
  * a cloudy "photo" texture (SVG turbulence) — the busy backgrounds real home screens put icons on.
  */
-function wallpaper(rng: Random, W: number, H: number): { svg: string; light: boolean } {
+export function wallpaper(rng: Random, W: number, H: number): { svg: string; light: boolean } {
   const hue = rng.next() * 360;
   const light = chance(rng, 0.3);
   const nStops = randInt(rng, 2, 4);
