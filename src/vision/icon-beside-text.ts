@@ -9,8 +9,8 @@ import { boxHeight, centreX, centreY, contains } from "./row.js";
  * bell, an info symbol: HIG "Layout", UITableViewCell `accessoryView`); the UI detector often boxes the
  * pair as one icon whose centre lies on the words, so a tap on that row presses the text, and the
  * button has no row of its own (the words keep theirs). When the icon box holds a text line (its centre
- * inside, most of it covered) and, past the line on one side only, one compact blob of ink no taller than
- * two text heights, the icon row's box becomes that blob's.
+ * inside, most of it covered) and, after the line, one compact blob of ink no taller than two text
+ * heights, clear of the box's top and bottom, the icon row's box becomes that blob's.
  */
 
 /** The line belongs to the icon box when this share of its area lies inside. */
@@ -45,10 +45,9 @@ export function trimIconsBesideText(screen: RgbImage, rows: readonly Candidate[]
       if (lines.some((l) => l !== line && contains(strip, centreX(l.box), centreY(l.box)))) return null;
       return inkBlob(screen, strip, h);
     };
-    const padX = (PAD * h) / screen.width;
-    const right = side([line.box[2] + padX, r.box[1], r.box[2], r.box[3]]);
-    const left = side([r.box[0], r.box[1], line.box[0] - padX, r.box[3]]);
-    const blob = right && !left ? right : left && !right ? left : null;
+    // Trailing side only: an accessory follows its text (a leading symbol is a row's decoration or a
+    // section header's, which the passes before this one already list or drop).
+    const blob = side([line.box[2] + (PAD * h) / screen.width, r.box[1], r.box[2], r.box[3]]);
     return blob ? { ...r, box: blob } : r;
   });
 }
@@ -87,7 +86,9 @@ function inkBlob(screen: RgbImage, strip: FracBox, h: number): FracBox | null {
         top = Math.min(top, y);
         bottom = Math.max(bottom, y);
       }
-  if (r < 0) return null;
+  // Ink from the box's top to its bottom is the box's own shape (a route badge holding its name, its fill
+  // running to the detector's edge), not a symbol drawn inside it with a margin.
+  if (r < 0 || (top <= y0 + 1 && bottom >= y1 - 2)) return null;
   const bw = r - l + 1;
   const bh = bottom - top + 1;
   if (bh < HEIGHT[0] * h || bh > HEIGHT[1] * h || bw < ASPECT[0] * bh || bw > ASPECT[1] * bh) return null;

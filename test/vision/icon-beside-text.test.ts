@@ -44,7 +44,7 @@ describe("trimIconsBesideText", () => {
       }
   });
 
-  it("leaves a box alone around text only, around two lines, or with ink on both sides", () => {
+  it("leaves a box alone around text only, around two lines, a leading symbol or a badge's fill", () => {
     const c = canvas(390, 60, 3, WHITE);
     word(c, 290, 36, 8, BLACK);
     const line: Candidate = { kind: "text", label: "50 min", box: frac(c, 288, 22, 314, 38), conf: 0.9 };
@@ -55,9 +55,14 @@ describe("trimIconsBesideText", () => {
     expect(trimIconsBesideText(c, [line, next, icon])).toEqual([line, next, icon]);
     const d = canvas(390, 60, 3, WHITE);
     word(d, 290, 36, 8, BLACK);
-    star(d, 346, 30, 10, YELLOW);
-    star(d, 270, 30, 8, YELLOW); // a leading symbol too: which one is the button is not clear
-    const wide: Candidate = { kind: "icon", label: "", box: frac(d, 258, 18, 360, 42), conf: 0.5 };
+    star(d, 270, 30, 8, YELLOW); // a leading symbol only: a decoration, not an accessory
+    const wide: Candidate = { kind: "icon", label: "", box: frac(d, 258, 18, 320, 42), conf: 0.5 };
     expect(trimIconsBesideText(d, [line, wide])).toEqual([line, wide]);
+    // A route badge holding its name: its fill runs from the box's top to its bottom past the words.
+    const b = canvas(390, 60, 3, WHITE);
+    rect(b, 280, 18, 80, 24, [111, 100, 240]);
+    word(b, 290, 36, 8, WHITE);
+    const badge: Candidate = { kind: "icon", label: "", box: frac(b, 280, 18, 360, 42), conf: 0.5 };
+    expect(trimIconsBesideText(b, [line, badge])).toEqual([line, badge]);
   });
 });
