@@ -13,6 +13,7 @@ import { discSymbolReads } from "./disc-buttons.js";
 import { proposeGlyphs } from "./glyphs.js";
 import { textUnderBottomBar } from "./home-indicator-text.js";
 import { applyHomeGrid } from "./home-tiles.js";
+import { trimIconsBesideText } from "./icon-beside-text.js";
 import { applyIconMemory, type IconMemory } from "./icon-memory.js";
 import { nameIconButtons } from "./icon-shapes.js";
 import { splitInfoGlyphs } from "./info-glyph.js";
@@ -65,6 +66,7 @@ export function applyScreenSemantics(
   out = applySwitches(screen, out);
   out = splitInfoGlyphs(out, aspect); // `Yesterday ①`: a cell's detail text and its info button
   out = splitTrailingGlyphs(screen, out); // `Yesterday ⓘ` read `Yesterday`: the circle found in the pixels
+  out = trimIconsBesideText(screen, out); // one icon box over `50 min` and its star: cut to the star
   out = applyPhotoGrid(screen, out); // photo pickers: a row per thumbnail and per select circle
   const glyphs = proposeGlyphs(screen, out);
   const reads = discSymbolReads(glyphs, out); // `x` read off a ⊗: the disc's row replaces it

@@ -40,20 +40,26 @@ const MIN_PX = 8;
 /** Ring labels the recogniser may have read off the glyph (`O`, `0`, `©`, `@`): cut from the label. */
 const RING_READS = /\s+[Oo0©®@○◯⊗⊕⓪]$/u;
 
+/**
+ * A star the recogniser read after a space at a line's end (`18 min ★`, `6:59 ☆`): SF Symbols' `star` /
+ * `star.fill`, the favourite button apps put right after a row's trailing text. A UI string never ends
+ * in a typed star, so the reading alone says the last ink run is that button, ring or not.
+ */
+const STAR_READS = /\s+[★☆]$/u;
+
 /** `rows` with each circled glyph at a text row's end split off as an `[icon]` row (see the module comment). */
 export function splitTrailingGlyphs(screen: RgbImage, rows: readonly Candidate[]): Candidate[] {
   const out: Candidate[] = [];
   const joins: { glyph: FracBox; text: FracBox }[] = [];
   for (const r of rows) {
-    const g =
-      r.kind === "text" && [...r.label.replace(/\s/gu, "")].length >= 2
-        ? trailingCircle(screen, r.box)
-        : null;
+    const words = r.kind === "text" && [...r.label.replace(/\s/gu, "")].length >= 2;
+    const star = words && STAR_READS.test(r.label);
+    const g = words ? trailingCircle(screen, r.box, star) : null;
     if (!g) {
       out.push(r);
       continue;
     }
-    out.push({ ...r, label: r.label.replace(RING_READS, ""), box: g.text });
+    out.push({ ...r, label: r.label.replace(star ? STAR_READS : RING_READS, ""), box: g.text });
     out.push({ kind: "icon", label: "", box: g.glyph, conf: r.conf });
     joins.push(g);
   }
@@ -63,8 +69,15 @@ export function splitTrailingGlyphs(screen: RgbImage, rows: readonly Candidate[]
   );
 }
 
-/** The circled glyph at the end of text box `box`, and the text's box without it; null when none. */
-function trailingCircle(screen: RgbImage, box: FracBox): { glyph: FracBox; text: FracBox } | null {
+/**
+ * The circled glyph at the end of text box `box`, and the text's box without it; null when none. With
+ * `star` (the recogniser read a star there) the glyph need be no ring nor taller than the words.
+ */
+function trailingCircle(
+  screen: RgbImage,
+  box: FracBox,
+  star = false,
+): { glyph: FracBox; text: FracBox } | null {
   const { width: W, height: H } = screen;
   const x0 = Math.max(0, Math.floor(box[0] * W));
   const x1 = Math.min(W, Math.ceil(box[2] * W));
@@ -82,9 +95,12 @@ function trailingCircle(screen: RgbImage, box: FracBox): { glyph: FracBox; text:
   let bg = 0;
   for (let x = x0; x < x1; x++) bg += luma(x, y0) + luma(x, y1 - 1);
   bg /= 2 * w;
+  // A star's ink is measured against its own contrast (a tinted outline beside black words): the peak is
+  // taken over the box's last 1.5 heights only.
   let peak = 0;
   for (let y = y0; y < y1; y++)
-    for (let x = x0; x < x1; x++) peak = Math.max(peak, Math.abs(luma(x, y) - bg));
+    for (let x = star ? Math.max(x0, x1 - Math.round(1.5 * h)) : x0; x < x1; x++)
+      peak = Math.max(peak, Math.abs(luma(x, y) - bg));
   const t = Math.max(MIN_INK, INK_SHARE * peak);
   const ink = new Uint8Array(w * h);
   const cols = new Uint16Array(w);
@@ -119,8 +135,7 @@ function trailingCircle(screen: RgbImage, box: FracBox): { glyph: FracBox; text:
   if (gh < MIN_PX || gw / gh < (SQUARE[0] as number) || gw / gh > (SQUARE[1] as number)) return null;
   if (start - restEnd - 1 < MIN_GAP * gh || restEnd + 1 < gh) return null;
   const [rt, rb] = rows(0, restEnd);
-  if (gh < TALLER * (rb - rt + 1)) return null;
-  if (!isRing(ink, w, start, gt, gw, gh)) return null;
+  if (!star && (gh < TALLER * (rb - rt + 1) || !isRing(ink, w, start, gt, gw, gh))) return null;
   const fx = (x: number): number => (x0 + x) / W;
   const fy = (y: number): number => (y0 + y) / H;
   return {

@@ -118,3 +118,25 @@ export function blur(c: Canvas, radius: number): Canvas {
   };
   return { ...c, data: pass(pass(c.data, true), false) };
 }
+
+/** A filled five-pointed star of outer radius `r` pt centred at (cx, cy) pt (inner radius 0.45 r). */
+export function star(c: Canvas, cx: number, cy: number, r: number, colour: Rgb): void {
+  const pts = Array.from({ length: 10 }, (_, k) => {
+    const a = -Math.PI / 2 + (k * Math.PI) / 5;
+    const rad = k % 2 === 0 ? r : 0.45 * r;
+    return [cx + rad * Math.cos(a), cy + rad * Math.sin(a)] as const;
+  });
+  const s = c.scale;
+  for (let py = Math.floor((cy - r) * s); py <= Math.ceil((cy + r) * s); py++)
+    for (let px = Math.floor((cx - r) * s); px <= Math.ceil((cx + r) * s); px++) {
+      const x = (px + 0.5) / s;
+      const y = (py + 0.5) / s;
+      let inside = false;
+      for (let i = 0, j = pts.length - 1; i < pts.length; j = i++) {
+        const [xi, yi] = pts[i] as readonly [number, number];
+        const [xj, yj] = pts[j] as readonly [number, number];
+        if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+      }
+      if (inside) c.data.set(colour, (py * c.width + px) * 3);
+    }
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Candidate } from "../../src/vision/row.js";
 import { splitTrailingGlyphs } from "../../src/vision/trailing-glyph.js";
-import { blur, type Canvas, canvas, type Rgb, rect } from "./stepper-synth.js";
+import { blur, type Canvas, canvas, type Rgb, rect, star } from "./stepper-synth.js";
 
 /**
  * A Recents cell's detail text and its info button (`.detailButton`, SF Symbol `info.circle` ~22 pt
@@ -77,6 +77,30 @@ describe("splitTrailingGlyphs", () => {
       ["text", "Yesterday"],
       ["icon", ""],
     ]);
+  });
+
+  it("splits a favourite star read as `★` after the words, a light fill beside black text too", () => {
+    for (const scale of [2, 3])
+      for (const soft of [false, true]) {
+        const c = canvas(390, 60, scale, WHITE);
+        word(c, 265, 36, 9, [0, 0, 0]);
+        star(c, 356, 30, 10, [255, 204, 0]); // SF Symbol `star.fill` in systemYellow, 8 pt after the text
+        const row = text(c, "18 min ★", 262, 17, 372, 43);
+        const rows = splitTrailingGlyphs(soft ? blur(c, scale) : c, [row]);
+        expect(rows.map((r) => [r.kind, r.label])).toEqual([
+          ["text", "18 min"],
+          ["icon", ""],
+        ]);
+        const icon = rows[1] as Candidate;
+        expect(icon.box[0] * 390).toBeGreaterThan(342);
+        expect(((icon.box[0] + icon.box[2]) / 2) * 390).toBeCloseTo(356, -1);
+      }
+    // Not read as a star: a star is no ring, so the line stays whole.
+    const c = canvas(390, 60, 3, WHITE);
+    word(c, 265, 36, 9, GREY);
+    star(c, 356, 30, 10, GREY);
+    const row = text(c, "Yesterday", 262, 17, 372, 43);
+    expect(splitTrailingGlyphs(c, [row])).toEqual([row]);
   });
 
   it("leaves lines alone whose last ink is a letter, a digit-sized ring, a square or glued on", () => {
