@@ -1,6 +1,6 @@
 import type { RgbImage } from "../../shared/image.js";
 import type { PixelBox } from "./detect.js";
-import { greyCrop, labelInk } from "./ink.js";
+import { type GreyCrop, greyCrop, labelInk } from "./ink.js";
 
 /**
  * Dashes and minus signs from their ink. The recogniser tells a bar's length poorly: its dictionary
@@ -115,16 +115,66 @@ const RANGE_EM_MIN = 0.72;
 const RANGE_MARGIN = 0.03;
 
 /**
+ * The width at half maximum of a contrast profile around its peak, sub-pixel (linear between the samples
+ * either side of each half-maximum crossing; a profile that never falls to half counts to its ends).
+ */
+export function halfPeakWidth(profile: readonly number[]): number {
+  let peak = 0;
+  for (let i = 1; i < profile.length; i++) if ((profile[i] ?? 0) > (profile[peak] ?? 0)) peak = i;
+  const v = (i: number) => profile[i] ?? 0;
+  const half = v(peak) / 2;
+  let a = peak;
+  while (a > 0 && v(a - 1) >= half) a--;
+  let b = peak;
+  while (b < profile.length - 1 && v(b + 1) >= half) b++;
+  // The crossing lies between the last sample at or above half and the first below it.
+  const left = a > 0 ? (v(a) - half) / (v(a) - v(a - 1)) : 0;
+  const right = b < profile.length - 1 ? (v(b) - half) / (v(b) - v(b + 1)) : 0;
+  return b - a + left + right;
+}
+
+/**
+ * A glyph's extent along one axis measured against its own contrast (`halfPeakWidth` of the largest
+ * contrast to the crop's background per column, `axis` "x", or per row, "y", over `box`, image pixels).
+ * A camera's blur spreads a 1–2 px stroke and lowers its peak: counted at half the line's strongest
+ * contrast (`inkComponents`), a thin dash loses its ends while a digit's long stems keep their height
+ * (`正常: 53.4–72.3 kg` filmed: the en dash 6 px, 0.39 em, at the line's threshold; 7.5 px, 0.53 em, at
+ * its own half peak; filmed en dashes 0.48–0.58 em and hyphens 0.32–0.35 this way, screenshots 0.49–0.51
+ * and 0.32–0.34).
+ */
+export function ownExtent(crop: GreyCrop, box: InkComponent, axis: "x" | "y"): number {
+  const x0 = Math.max(0, box.x0 - crop.x0);
+  const x1 = Math.min(crop.w - 1, box.x1 - crop.x0);
+  const y0 = Math.max(0, box.y0 - crop.y0);
+  const y1 = Math.min(crop.h - 1, box.y1 - crop.y0);
+  const profile: number[] = [];
+  const [n, m] = axis === "x" ? [x1 - x0 + 1, y1 - y0 + 1] : [y1 - y0 + 1, x1 - x0 + 1];
+  for (let i = 0; i < n; i++) {
+    let most = 0;
+    for (let j = 0; j < m; j++) {
+      const x = axis === "x" ? x0 + i : x0 + j;
+      const y = axis === "x" ? y0 + j : y0 + i;
+      most = Math.max(most, Math.abs((crop.grey[y * crop.w + x] ?? crop.bg) - crop.bg));
+    }
+    profile.push(most);
+  }
+  return profile.length === 0 ? 0 : halfPeakWidth(profile);
+}
+
+/**
  * The dash a bar is between two numbers (the characters either side of `index`, spaces skipped, are
  * digits), measured in the em its neighbouring digits' ink gives; undefined when it is not between
  * digits, the neighbours' ink is not two digits' (each ≥ 2.5 bar thicknesses tall, within 20% of each
- * other), or the length lies within `RANGE_MARGIN` of a threshold.
+ * other), or the length lies within `RANGE_MARGIN` of a threshold. Given the line's `crop`, the bar's
+ * length (across the gap between the digits, its rows ± 1) and the digits' heights (their columns,
+ * rows ± 3) are each measured at half their own contrast (`ownExtent`), as a blurred frame needs.
  */
 export function rangeDash(
   text: string,
   index: number,
   comps: readonly InkComponent[],
   bar: InkComponent,
+  crop?: GreyCrop,
 ): string | undefined {
   let p = index - 1;
   while (text[p] === " ") p--;
@@ -138,8 +188,14 @@ export function rangeDash(
   const hl = left.y1 - left.y0 + 1;
   const hr = right.y1 - right.y0 + 1;
   if (Math.min(hl, hr) < 2.5 * thick || Math.abs(hl - hr) > 0.2 * Math.max(hl, hr)) return undefined;
-  const em = (hl + hr) / 2 / DIGIT_EM;
-  const r = (bar.x1 - bar.x0 + 1) / em;
+  const grown = (c: InkComponent, d: number) => ({ x0: c.x0, y0: c.y0 - d, x1: c.x1, y1: c.y1 + d });
+  const em = crop
+    ? (ownExtent(crop, grown(left, 3), "y") + ownExtent(crop, grown(right, 3), "y")) / 2 / DIGIT_EM
+    : (hl + hr) / 2 / DIGIT_EM;
+  const length = crop
+    ? ownExtent(crop, { x0: left.x1 + 1, y0: bar.y0 - 1, x1: right.x0 - 1, y1: bar.y1 + 1 }, "x")
+    : bar.x1 - bar.x0 + 1;
+  const r = length / em;
   if (Math.abs(r - RANGE_EN_MIN) < RANGE_MARGIN || Math.abs(r - RANGE_EM_MIN) < RANGE_MARGIN)
     return undefined;
   return r >= RANGE_EM_MIN ? "—" : r >= RANGE_EN_MIN ? "–" : "-";
@@ -174,6 +230,7 @@ export function typographicDashes(
   if (wanted.length === 0) return text;
   const comps = inkComponents(image, line);
   if (comps.length === 0) return text;
+  const crop = greyCrop(image, line, 3, 4) ?? undefined;
   const { top, bottom } = inkRows(comps);
   const lineH = bottom - top + 1;
   const chars = text.split("");
@@ -193,7 +250,7 @@ export function typographicDashes(
       Math.abs((b.x0 + b.x1) / 2 - g.x) < Math.abs((a.x0 + a.x1) / 2 - g.x) ? b : a,
     );
     if (Math.abs((near.x0 + near.x1) / 2 - g.x) > 0.6 * lineH || !isBar(near, top, bottom)) continue;
-    const dash = rangeDash(text, g.index, comps, near) ?? dashForLength(near.x1 - near.x0 + 1, lineH);
+    const dash = rangeDash(text, g.index, comps, near, crop) ?? dashForLength(near.x1 - near.x0 + 1, lineH);
     // `－` and `-` are one hyphen (NFKC); only a change of dash is written.
     if (dash !== (c === "－" ? "-" : c)) chars[g.index] = dash;
   }
