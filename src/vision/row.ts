@@ -9,7 +9,7 @@ import type { FracBox } from "../shared/box.js";
  * button; `switch` an on/off switch (label = its row's title, with `state`); `key` one key of a
  * recognised keyboard or dial pad (label = the character it types, or `shift`, `delete`, `space`,
  * `return`, `123`…); `app` an app icon with the name printed under it; `widget` a home-screen widget (label = its caption, the app it opens); `status` the status bar
- * (label = its time); `checkbox` a selection mark (a photo picker's select circle) with `state`; `link` a
+ * (label = its time); `checkbox` a selection mark (a photo picker's select circle; a row's check mark, label = the row's title) with `state`; `link` a
  * tinted or underlined run inside a line of text (label = its text; the line is listed whole too);
  * `slider` a slider's track from end to end, as tall as its knob (label = a title when one is known), with
  * `value`: where the knob sits (drag from there along the box to change it).

@@ -10,6 +10,7 @@ import { findCcPageTabs } from "./control-center-tabs.js";
 import { textCutByOverlay } from "./cut-text.js";
 import { applyDialPad } from "./dial-pad.js";
 import { discSymbolReads } from "./disc-buttons.js";
+import { splitFusedGlyphs } from "./fused-glyphs.js";
 import { proposeGlyphs } from "./glyphs.js";
 import { textUnderBottomBar } from "./home-indicator-text.js";
 import { applyHomeGrid } from "./home-tiles.js";
@@ -41,7 +42,6 @@ import { findCcModuleToggles } from "./switches-cc-modules.js";
 import { findControlCenterToggles } from "./switches-control-center.js";
 import { switchTitle } from "./switches-title.js";
 import { textAroundTabBar } from "./tab-bar-content.js";
-
 import { splitTrailingGlyphs } from "./trailing-glyph.js";
 /**
  * What the rows mean: pure passes over the screen pixels and the merged OCR/detector rows, in order —
@@ -67,6 +67,7 @@ export function applyScreenSemantics(
   out = splitInfoGlyphs(out, aspect); // `Yesterday ①`: a cell's detail text and its info button
   out = splitTrailingGlyphs(screen, out); // `Yesterday ⓘ` read `Yesterday`: the circle found in the pixels
   out = trimIconsBesideText(screen, out); // one icon box over `50 min` and its star: cut to the star
+  out = splitFusedGlyphs(screen, out); // `Wi-Fi (2) √`, `-ll nRF-7`: a check mark, signal bars in the text
   out = applyPhotoGrid(screen, out); // photo pickers: a row per thumbnail and per select circle
   const glyphs = proposeGlyphs(screen, out);
   const reads = discSymbolReads(glyphs, out); // `x` read off a ⊗: the disc's row replaces it

@@ -2,6 +2,7 @@ import { luma, type RgbImage } from "../../shared/image.js";
 import type { PixelBox } from "./detect.js";
 import { tightenToInk } from "./ink.js";
 import { edgeLumas, inkColoursDiffer, middle } from "./ink-colour.js";
+import { inkWeightsDiffer } from "./ink-weight.js";
 import { dropInWordSpaces, type ReadSpace } from "./word-spaces.js";
 
 /**
@@ -38,7 +39,7 @@ export const MONO_SPLIT_CELLS = 3;
  */
 const BLUR_PX = 2;
 /**
- * A gap this many ems wide between words printed in two colours separates two labels: wider than SF
+ * A gap this many ems wide between words printed in two colours or two weights separates two labels: wider than SF
  * Pro's word space with its side bearings (0.3–0.45 em), which a link inside a sentence keeps.
  */
 const COLOUR_SPLIT_GAP = 0.45;
@@ -209,7 +210,8 @@ export function splitAtGaps(
   // A gap a blurred frame narrowed may fall short of `wide` by `BLUR_PX`; it is then no word space of
   // its own, but it must be twice every other one and wider than every gap left uncut (a gap inside a
   // label is never wider than one between labels).
-  // Words in two colours are two labels (`ink-colour.ts`) from a gap wider than any word space.
+  // Words in two colours (`ink-colour.ts`) or two weights (`ink-weight.ts`: a bold caption, a regular
+  // value) are two labels from a gap wider than any word space.
   const cut = (g: { x0: number; x1: number }) =>
     g.x1 - g.x0 >=
       Math.max(wide - BLUR_PX, 2 * Math.max(0, ...words.filter((w) => w !== g).map((w) => w.x1 - w.x0))) ||
@@ -217,7 +219,7 @@ export function splitAtGaps(
       spaced.includes(g) &&
       g.x1 - g.x0 >=
         COLOUR_SPACE_RATIO * Math.max(0, ...words.filter((w) => w !== g).map((w) => w.x1 - w.x0)) &&
-      inkColoursDiffer(image, line, g, em));
+      (inkColoursDiffer(image, line, g, em) || inkWeightsDiffer(image, line, g, 2 * em)));
   let gaps = runs.filter(cut);
   const widestKept = Math.max(0, ...spaced.filter((g) => !gaps.includes(g)).map((g) => g.x1 - g.x0));
   gaps = gaps.filter((g) => g.x1 - g.x0 > widestKept);

@@ -118,7 +118,7 @@ export function copyrightSign(text: string, image: RgbImage, line: PixelBox): st
  * reaching the top at the right while the short arm's top, at the left, stays at least a quarter of the
  * height lower. A `v` is symmetric: both arms end at the same height.
  */
-function isCheckGlyph(g: GreyCrop, r: Run, t: number): boolean {
+export function isCheckGlyph(g: GreyCrop, r: Run, t: number): boolean {
   const w = r.x1 - r.x0;
   const h = r.y1 - r.y0;
   if (w < 4 || h < 4 || w > 1.6 * h || h > 1.6 * w) return false;

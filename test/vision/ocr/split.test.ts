@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RgbImage } from "../../../src/shared/image.js";
+import type { PixelBox } from "../../../src/vision/ocr/detect.js";
 import { blankRuns, emHeight, SPLIT_GAP, splitAtGaps } from "../../../src/vision/ocr/split.js";
 import { loadRealImage } from "../real-set.js";
 
@@ -182,5 +183,55 @@ describe("splitAtGaps: words in two colours", () => {
     // SF Pro's word space with the side bearings is 0.3–0.45 em. A gap test whose em is shrunk for a
     // camera's blur on every image (ink height less 2 px) cuts this line: measured in session 16.
     expect(read(9, true)).toEqual(["Tap Retry"]);
+  });
+});
+
+describe("splitAtGaps: a bold caption and a regular value", () => {
+  /**
+   * A 17 pt line on a 3× screen (em 51 px; ink from ascender to descender 48 px, 0.94 em): a caption's
+   * letters as stems `capStem` px wide (SF Pro Bold ~0.14 em: 7 px; Regular ~0.08 em: 4 px), 10 px
+   * apart, a gap of `gap` px, then a Regular value's stems; one black ink. Each side holds a word
+   * space of 16 px (0.31 em).
+   */
+  function twoWeights(gap: number, capStem: number): { img: RgbImage; line: PixelBox; space: number } {
+    const w = 700;
+    const h = 80;
+    const data = Buffer.alloc(w * h * 3, 255);
+    const stems = (from: number, n: number, stem: number): number => {
+      let x = from;
+      for (let i = 0; i < n; i++) {
+        if (i === 4) x += 16;
+        for (let y = 16; y < 64; y++) data.fill(0, (y * w + x) * 3, (y * w + x + stem) * 3);
+        x += stem + 10;
+      }
+      return x - 10;
+    };
+    const end = stems(10, 9, capStem);
+    const last = stems(end + gap, 8, 4);
+    return {
+      img: { width: w, height: h, channels: 3, data },
+      line: { x0: 10, y0: 15, x1: last, y1: 65, score: 1 },
+      space: end + gap / 2,
+    };
+  }
+  const read = (gap: number, capStem: number, pitch?: number) => {
+    const { img, line, space } = twoWeights(gap, capStem);
+    return splitAtGaps(img, line, "Elapsed Time: 2.3 Months", [{ index: 13, x: space }], pitch).map(
+      (p) => p.text,
+    );
+  };
+
+  it("cuts a bold caption from its regular value 0.8 em after it, even on a line taken for monospaced", () => {
+    // A pitch of 27 px (as `monospace.ts` measured on c8-ibru-dashboard's `2.3 Months` line) asks for
+    // three cells (81 px) between labels; the weights tell them apart from a gap past any word space.
+    expect(read(43, 7, 27)).toEqual(["Elapsed Time:", "2.3 Months"]);
+    expect(read(28, 7)).toEqual(["Elapsed Time:", "2.3 Months"]);
+    // One weight: a gap under `SPLIT_GAP` (0.53 em) is no label break, nor one under three cells.
+    expect(read(28, 4)).toEqual(["Elapsed Time: 2.3 Months"]);
+    expect(read(43, 4, 27)).toEqual(["Elapsed Time: 2.3 Months"]);
+  });
+
+  it("keeps a bold word a plain word space (0.35 em) before regular text", () => {
+    expect(read(18, 7)).toEqual(["Elapsed Time: 2.3 Months"]);
   });
 });
