@@ -140,6 +140,16 @@ describe("appleNames", () => {
     expect(appleNames("Los Angeles lOS")).toBe("Los Angeles lOS");
     expect(appleNames("a real Callklt app")).toBe("a real CallKit app");
   });
+  it("writes UIKit's class prefix read with a bar for its I (a camera frame's UiFont)", () => {
+    expect(appleNames("UiFont for IQToolbar placeholder text")).toBe("UIFont for IQToolbar placeholder text");
+    expect(appleNames("Automatic add the IQToolbar on UiKeyboard")).toBe(
+      "Automatic add the IQToolbar on UIKeyboard",
+    );
+    expect(appleNames("UlTextField")).toBe("UITextField");
+    // Not a prefix: a word after it, small letters, an identifier's middle, a lone `Ui`.
+    expect(appleNames("Ui Kit, Uniform, myUiView, Ui")).toBe("Ui Kit, Uniform, myUiView, Ui");
+  });
+
   it("keeps identifiers, hashtags, domains, longer words and all-capital lines", () => {
     expect(appleNames("flutter_callkit_incoming")).toBe("flutter_callkit_incoming");
     expect(appleNames("#swiftui")).toBe("#swiftui");
