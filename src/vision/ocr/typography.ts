@@ -202,6 +202,16 @@ const OPENS_AFTER = /^$|[\s([{<\-–—/]$/u;
 /** A word follows, perhaps after one space: on blurred frames the reader often puts one after `“`. */
 const WORDISH = /^\s?[\p{L}\p{N}]/u;
 
+/** A Han character: the line is Chinese. */
+const HAN = /\p{Script=Han}/u;
+/** The straight mark of each curly one. */
+const CURLY_OF = new Map([
+  ["‘", "'"],
+  ["’", "'"],
+  ["“", '"'],
+  ["”", '"'],
+]);
+
 /**
  * `text` with the straight marks whose shape was measured curly made curly: `'` → `’` or `‘`, `"` →
  * `”` or `“`. A mark opens when it starts the line or follows a space or an opening bracket and a
@@ -210,9 +220,17 @@ const WORDISH = /^\s?[\p{L}\p{N}]/u;
  * closing `’`).
  */
 export function curlQuotes(text: string, shapes: ReadonlyMap<number, QuoteShape>): string {
+  // Chinese text sets only the curly marks (GB/T 15834), drawn upright in PingFang: never straightened.
+  const han = HAN.test(text);
   let out = "";
   for (let i = 0; i < text.length; i++) {
     const c = text[i] ?? "";
+    const straight = CURLY_OF.get(c);
+    if (straight !== undefined && !han && shapes.get(i) === "straight") {
+      // The recogniser's own curly mark, measured straight (`‘Hide` in a developer's 'Hide cancel').
+      out += straight;
+      continue;
+    }
     if ((c !== "'" && c !== '"') || shapes.get(i) !== "curly") {
       out += c;
       continue;
@@ -233,7 +251,7 @@ export function typographicQuotes(
   if (marks.length === 0) return text;
   const shapes = new Map<number, QuoteShape>();
   for (const m of marks) {
-    const shape = quoteShape(image, line, m.x, text[m.index] === '"');
+    const shape = quoteShape(image, line, m.x, /["“”]/u.test(text[m.index] ?? ""));
     if (shape) shapes.set(m.index, shape);
   }
   return curlQuotes(text, shapes);
