@@ -52,11 +52,21 @@ const APPLE_WORD = new RegExp(
 );
 
 /**
+ * UIKit's class prefix read with a small or barred second letter (`UiFont`, `UlKeyboard`, `U1View`):
+ * UIKit names every class, protocol and constant `UI` + a capitalised word (`UIFont`, `UITextField`,
+ * `UIAlertController`; Apple's Objective-C conventions give framework symbols a two- or three-capital
+ * prefix), and no English word starts with `U` + a bar + a capitalised word. Developers' demo screens
+ * name them in running text (`UIFont for IQToolbar placeholder text`).
+ */
+const UIKIT_PREFIX = /(?<![\p{L}\p{N}_])U[iIl1](?=\p{Lu}\p{Ll})/gu;
+
+/**
  * `text` with Apple's names in Apple's spelling, except in an all-capitals line (`IOS 17 BETA` is set
- * in capitals on purpose) and in a line of one word.
+ * in capitals on purpose) and in a line of one word (but UIKit's prefix everywhere: it cannot be a word).
  */
 export function appleNames(text: string): string {
+  const prefixed = text.replace(UIKIT_PREFIX, "UI");
   // A one-word line is left alone: tag chips (`swiftui`, `ios`) are set in small letters on purpose.
-  if (!/\p{Ll}/u.test(text) || !/\S\s+\S/u.test(text)) return text;
-  return text.replace(APPLE_WORD, (w) => APPLE_NAME.get(barKey(w)) ?? w);
+  if (!/\p{Ll}/u.test(prefixed) || !/\S\s+\S/u.test(prefixed)) return prefixed;
+  return prefixed.replace(APPLE_WORD, (w) => APPLE_NAME.get(barKey(w)) ?? w);
 }

@@ -28,11 +28,17 @@ export type QuoteShape = "curly" | "straight";
 
 /**
  * Slant (top centre minus bottom centre, as a fraction of the mark's height) from which a mark is
- * curly. An upright wedge measures 0 give or take anti-aliasing: |slant| ≤ 0.035 on 32 of the real dev
- * set's 33 straight marks (0.068 once); SF Pro's comma-shaped marks measure 0.11–0.18 on 3× screens and
- * 0.078–0.099 on a 1× one, where the tail is a pixel or two.
+ * curly. The centres are those of the mark's top and bottom quarters, each pixel weighted by how far its
+ * contrast exceeds the component's threshold (`nearestMark`): the stroke's core, not the blur's halo.
+ * A camera's blur spreads a mark's ink around it symmetrically; counted at full weight, that halo pulled
+ * the two ends' centres together (curly marks on the filmed dev set measured 0.072–0.14 against
+ * 0.078–0.18 on screenshots, so two 13 pt `“` fell under a 0.075 threshold). Measured so, on the real dev
+ * set's 46 marks per mode: straight marks ≤ 0.040 on screenshots (the closing `"` of ntfy's `"Subscribe
+ * to topic"`) and ≤ 0.038 on camera frames; curly ones ≥ 0.095 and ≥ 0.101. The threshold sits midway.
  */
-export const CURLY_SLANT = 0.075;
+export const CURLY_SLANT = 0.07;
+/** The share of a mark's height at each end whose ink centres are compared. */
+const END_SHARE = 0.25;
 /** Marks shorter than this (px) are not measured: too few rows to tell a slant from anti-aliasing. */
 export const MIN_MARK_HEIGHT = 4;
 
@@ -104,8 +110,9 @@ interface Mark {
 /**
  * The ink component nearest `cx` that is small and free-standing: it touches neither the window's
  * bottom (letters run down to the baseline) nor its sides, is at least `MIN_MARK_HEIGHT` tall, at most
- * 45% of the line's height and at most `maxAspect` times as wide as tall. Its slant compares the ink-weighted centre of its top
- * third with that of its bottom third.
+ * 45% of the line's height and at most `maxAspect` times as wide as tall. Its slant compares the
+ * centre of its top quarter with that of its bottom quarter, each pixel weighted by its contrast above
+ * `threshold` (see `CURLY_SLANT`).
  */
 function nearestMark(
   diff: Float32Array,
@@ -158,7 +165,7 @@ function nearestMark(
     const mw = x1 - x0 + 1;
     if (y1 >= h - 1 || x0 === 0 || x1 >= w - 1) continue;
     if (mh < MIN_MARK_HEIGHT || mh > 0.45 * lineHeight || mw > maxAspect * mh) continue;
-    const third = mh / 3;
+    const end = mh * END_SHARE;
     let topX = 0;
     let topW = 0;
     let botX = 0;
@@ -168,13 +175,14 @@ function nearestMark(
     for (const p of pixels) {
       const px = p % w;
       const py = (p - px) / w;
-      const v = diff[p] ?? 0;
-      allX += px * v;
-      allW += v;
-      if (py - y0 < third) {
+      const d = diff[p] ?? 0;
+      allX += px * d;
+      allW += d;
+      const v = d - threshold;
+      if (py - y0 < end) {
         topX += px * v;
         topW += v;
-      } else if (y1 - py < third) {
+      } else if (y1 - py < end) {
         botX += px * v;
         botW += v;
       }
@@ -194,6 +202,16 @@ const OPENS_AFTER = /^$|[\s([{<\-–—/]$/u;
 /** A word follows, perhaps after one space: on blurred frames the reader often puts one after `“`. */
 const WORDISH = /^\s?[\p{L}\p{N}]/u;
 
+/** A Han character: the line is Chinese. */
+const HAN = /\p{Script=Han}/u;
+/** The straight mark of each curly one. */
+const CURLY_OF = new Map([
+  ["‘", "'"],
+  ["’", "'"],
+  ["“", '"'],
+  ["”", '"'],
+]);
+
 /**
  * `text` with the straight marks whose shape was measured curly made curly: `'` → `’` or `‘`, `"` →
  * `”` or `“`. A mark opens when it starts the line or follows a space or an opening bracket and a
@@ -202,9 +220,17 @@ const WORDISH = /^\s?[\p{L}\p{N}]/u;
  * closing `’`).
  */
 export function curlQuotes(text: string, shapes: ReadonlyMap<number, QuoteShape>): string {
+  // Chinese text sets only the curly marks (GB/T 15834), drawn upright in PingFang: never straightened.
+  const han = HAN.test(text);
   let out = "";
   for (let i = 0; i < text.length; i++) {
     const c = text[i] ?? "";
+    const straight = CURLY_OF.get(c);
+    if (straight !== undefined && !han && shapes.get(i) === "straight") {
+      // The recogniser's own curly mark, measured straight (`‘Hide` in a developer's 'Hide cancel').
+      out += straight;
+      continue;
+    }
     if ((c !== "'" && c !== '"') || shapes.get(i) !== "curly") {
       out += c;
       continue;
@@ -225,7 +251,7 @@ export function typographicQuotes(
   if (marks.length === 0) return text;
   const shapes = new Map<number, QuoteShape>();
   for (const m of marks) {
-    const shape = quoteShape(image, line, m.x, text[m.index] === '"');
+    const shape = quoteShape(image, line, m.x, /["“”]/u.test(text[m.index] ?? ""));
     if (shape) shapes.set(m.index, shape);
   }
   return curlQuotes(text, shapes);

@@ -113,6 +113,18 @@ describe("curlQuotes", () => {
     expect(curlQuotes(`wild. " Stories`, all(`wild. " Stories`))).toBe("wild. “ Stories");
     expect(curlQuotes(`day" became`, all(`day" became`))).toBe("day” became");
   });
+  it("straightens the recogniser's own curly marks measured straight, and only those", () => {
+    const text = "is disabled ‘Hide cancel’ and “ok”";
+    const straight = new Map(
+      Array.from(text).flatMap((c, i) => (/[‘’“”]/u.test(c) ? [[i, "straight" as const]] : [])),
+    );
+    expect(curlQuotes(text, straight)).toBe(`is disabled 'Hide cancel' and "ok"`);
+    // Measured curly, or not measured: kept as read.
+    expect(curlQuotes("Don’t Allow", new Map([[3, "curly" as const]]))).toBe("Don’t Allow");
+    expect(curlQuotes("Don’t Allow", new Map())).toBe("Don’t Allow");
+    // Chinese sets only curly marks, drawn upright in PingFang (Bark's `我收到包含“北京`): kept.
+    expect(curlQuotes("我收到包含“北京", new Map([[5, "straight" as const]]))).toBe("我收到包含“北京");
+  });
   it("leaves marks measured straight or not measured alone", () => {
     expect(curlQuotes(`"a" : "b"`, new Map([[0, "straight" as const]]))).toBe(`"a" : "b"`);
   });
@@ -140,6 +152,16 @@ describe("appleNames", () => {
     expect(appleNames("Los Angeles lOS")).toBe("Los Angeles lOS");
     expect(appleNames("a real Callklt app")).toBe("a real CallKit app");
   });
+  it("writes UIKit's class prefix read with a bar for its I (a camera frame's UiFont)", () => {
+    expect(appleNames("UiFont for IQToolbar placeholder text")).toBe("UIFont for IQToolbar placeholder text");
+    expect(appleNames("Automatic add the IQToolbar on UiKeyboard")).toBe(
+      "Automatic add the IQToolbar on UIKeyboard",
+    );
+    expect(appleNames("UlTextField")).toBe("UITextField");
+    // Not a prefix: a word after it, small letters, an identifier's middle, a lone `Ui`.
+    expect(appleNames("Ui Kit, Uniform, myUiView, Ui")).toBe("Ui Kit, Uniform, myUiView, Ui");
+  });
+
   it("keeps identifiers, hashtags, domains, longer words and all-capital lines", () => {
     expect(appleNames("flutter_callkit_incoming")).toBe("flutter_callkit_incoming");
     expect(appleNames("#swiftui")).toBe("#swiftui");
