@@ -1,5 +1,5 @@
-import type { FracBox } from "../shared/box.js";
-import type { RgbImage } from "../shared/image.js";
+import { area, type FracBox, intersection } from "../shared/box.js";
+import { luma as lumaAt, type RgbImage } from "../shared/image.js";
 import type { Candidate } from "./row.js";
 import { boxHeight, centreX, centreY, contains } from "./row.js";
 
@@ -35,7 +35,8 @@ export function trimIconsBesideText(screen: RgbImage, rows: readonly Candidate[]
     if (r.kind !== "icon") return r;
     const line = lines.find(
       (l) =>
-        overlap(l.box, r.box) >= LINE_INSIDE * area(l.box) && contains(r.box, centreX(l.box), centreY(l.box)),
+        intersection(l.box, r.box) >= LINE_INSIDE * area(l.box) &&
+        contains(r.box, centreX(l.box), centreY(l.box)),
     );
     if (!line) return r;
     const h = boxHeight(line.box) * screen.height;
@@ -60,10 +61,7 @@ function inkBlob(screen: RgbImage, strip: FracBox, h: number): FracBox | null {
   const y0 = Math.max(0, Math.floor(strip[1] * H));
   const y1 = Math.min(H, Math.ceil(strip[3] * H));
   if (x1 - x0 < 3 || y1 - y0 < 3) return null;
-  const luma = (x: number, y: number): number => {
-    const i = (y * W + x) * 3;
-    return 0.299 * (data[i] ?? 0) + 0.587 * (data[i + 1] ?? 0) + 0.114 * (data[i + 2] ?? 0);
-  };
+  const luma = (x: number, y: number): number => lumaAt(data, (y * W + x) * 3);
   // Background: the median of the strip's border pixels (the cell's fill around the symbol).
   const border: number[] = [];
   for (let x = x0; x < x1; x++) border.push(luma(x, y0), luma(x, y1 - 1));
@@ -89,16 +87,12 @@ function inkBlob(screen: RgbImage, strip: FracBox, h: number): FracBox | null {
   // Ink from the box's top to its bottom is the box's own shape (a route badge holding its name, its fill
   // running to the detector's edge), not a symbol drawn inside it with a margin.
   if (r < 0 || (top <= y0 + 1 && bottom >= y1 - 2)) return null;
+  // Ink from the strip's start runs on from under the text (a card or a badge holding the words, its fill
+  // reaching past them): an accessory stands its 8 pt clear of the text (dev rc-300hero-profile-dark, a
+  // score card's light fill right of `2368` was boxed as a symbol).
+  if (l <= x0 + 1) return null;
   const bw = r - l + 1;
   const bh = bottom - top + 1;
   if (bh < HEIGHT[0] * h || bh > HEIGHT[1] * h || bw < ASPECT[0] * bh || bw > ASPECT[1] * bh) return null;
   return [l / W, top / H, (r + 1) / W, (bottom + 1) / H];
-}
-
-const area = (b: FracBox): number => Math.max(0, b[2] - b[0]) * Math.max(0, b[3] - b[1]);
-
-function overlap(a: FracBox, b: FracBox): number {
-  const w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]);
-  const h = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
-  return w > 0 && h > 0 ? w * h : 0;
 }

@@ -24,15 +24,6 @@ const MAX_ASPECT = 1.7;
 /** From this many pixels tall and wide, the ring's centre must be background (a hole; `*` has none). */
 const HOLLOW_FROM = 5;
 
-/**
- * When the region shows no ring, it is looked at again this share of its height above and below: DB's box
- * on a short line of small type (a widget's hourly `-2°`, 14 pt) can stop a pixel or two under the cap
- * height, cutting the ring's top so that only its lower half — a flat `U`, wider than a ring — is left to
- * measure. Only as a second look: grown, the region may take in a line close above (a city over a big
- * `17°`), whose ink moves the line's top so that a whole ring is no longer at cap height.
- */
-const GROW_Y = 0.25;
-
 /** How far past a region's right edge a dropped ring is looked for, in region heights: DB's box often
  * stops at the last digit, the ring's thin stroke scoring low (like a lone minus, `withLeadingDash`). */
 const REACH = 0.6;
@@ -47,17 +38,7 @@ export function ringReach(box: PixelBox, width: number): number {
  * rest of the line by a background column, is a small round mark at cap height with a hole. Only for a
  * line whose read text ends in a digit (the caller checks): a ring after a digit is a degree sign.
  */
-export function endsWithDegreeRing(image: InkImage, region: PixelBox): boolean {
-  if (ringInRegion(image, region)) return true;
-  const g = GROW_Y * (region.y1 - region.y0);
-  return ringInRegion(image, {
-    ...region,
-    y0: Math.max(0, region.y0 - g),
-    y1: Math.min(image.height, region.y1 + g),
-  });
-}
-
-function ringInRegion(image: InkImage, box: PixelBox): boolean {
+export function endsWithDegreeRing(image: InkImage, box: PixelBox): boolean {
   const m = inkMask(image, box);
   const b = m && inkBounds(m);
   if (!m || !b) return false;

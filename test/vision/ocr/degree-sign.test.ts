@@ -25,22 +25,6 @@ describe("endsWithDegreeRing", () => {
     expect(endsWithDegreeRing(canvas([]), whole)).toBe(false);
   });
 
-  it("finds the ring when the region's top cuts through it (a tight box on small type)", () => {
-    // Ring 10–19 at cap height, digits 10–40; the region starts at row 15: the cut ring alone is a
-    // flat `U`, wider than a ring. Looked at 0.25 region heights above as well, it is whole.
-    const cut = { x0: 0, y0: 15, x1: 60, y1: 42, score: 1 };
-    expect(endsWithDegreeRing(canvas([stem, ...ring(18, 10, 27, 19)]), cut)).toBe(true);
-    // Growing the region does not make other marks rings: a filled blob, a `0` to the baseline.
-    expect(endsWithDegreeRing(canvas([stem, [18, 10, 27, 19]]), cut)).toBe(false);
-    expect(endsWithDegreeRing(canvas([stem, ...ring(18, 10, 32, 40)]), cut)).toBe(false);
-  });
-
-  it("keeps a whole ring when a line close above would fall in the grown region", () => {
-    // A line of text ending 4 px above the digits: in the grown region its ink would be the line's top.
-    const region = { x0: 0, y0: 9, x1: 60, y1: 42, score: 1 };
-    expect(endsWithDegreeRing(canvas([[2, 2, 50, 6], stem, ...ring(18, 10, 27, 19)]), region)).toBe(true);
-  });
-
   it("looks a little past the region's right edge, within the image", () => {
     expect(ringReach({ x0: 0, y0: 0, x1: 40, y1: 20, score: 1 }, 100)).toBe(52);
     expect(ringReach({ x0: 0, y0: 0, x1: 95, y1: 20, score: 1 }, 100)).toBe(100);
