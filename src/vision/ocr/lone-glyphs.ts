@@ -4,6 +4,7 @@ import { axisReading, axisSlots } from "./axis-slots.js";
 import { badgeSlots } from "./badges.js";
 import type { PixelBox } from "./detect.js";
 import { greyCrop } from "./ink.js";
+import { plateLetters } from "./plate-letters.js";
 import { plateSlots } from "./plates.js";
 
 /**
@@ -107,12 +108,16 @@ export async function loneGlyphs(
   );
   const readings = await read(canvas, cells);
   const out: TextLine[] = [];
+  // Plates and badges whose one glyph was not kept: read again as a letter or hanzi (`plate-letters.ts`).
+  const retry: { ink: PixelBox; over: TextLine[]; at: PixelBox }[] = [];
   groups.forEach((group, i) => {
     const r = readings[i];
     if (!r || r.conf < MIN_GLYPH_CONF) return;
     const only = group[0];
     if (only?.slot.kind === "plate") {
       const text = plateText(r.text, r.conf);
+      if (text === undefined && group.length === 1)
+        retry.push({ ink: only.ink, over: only.over, at: only.slot.plate ?? only.ink });
       if (text === undefined || only.over.some((l) => l.conf > r.conf && l.text !== text)) return;
       out.push(lineAt(text, r.conf, only.slot.plate ?? only.ink, detail));
       for (const l of only.over) drop.add(l);
@@ -132,9 +137,24 @@ export async function loneGlyphs(
           : slot.kind === "axis"
             ? axisReading(token, slot.expect)
             : badgeCount(token);
+      if (text === undefined && slot.kind === "badge" && group.length === 1)
+        retry.push({ ink, over: [], at: ink });
       if (text === undefined) return;
       out.push(lineAt(text, r.conf, ink, detail));
     });
+  });
+  const letters = await plateLetters(
+    retry.map((t) => t.ink),
+    (pairs) => {
+      const again = glyphCanvas(detail, pairs);
+      return read(again.canvas, again.cells);
+    },
+  );
+  retry.forEach(({ over, at }, k) => {
+    const l = letters[k];
+    if (!l || over.some((o) => o.conf > l.conf && o.text !== l.text)) return;
+    out.push(lineAt(l.text, l.conf, at, detail));
+    for (const o of over) drop.add(o);
   });
   return { add: out, drop };
 }
